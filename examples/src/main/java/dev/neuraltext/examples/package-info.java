@@ -1,0 +1,2 @@
+/** The neural-text command line, example mains and benchmarks against peers. */
+package dev.neuraltext.examples;

@@ -1,0 +1,298 @@
+package dev.neuraltext.filter;
+
+import dev.neuraltext.internal.Checks;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * An immutable filter over chunk metadata with Qdrant's semantics, evaluated in Java by the embedded store and
+ * translated one to one into Qdrant's {@code Filter} by the Qdrant store.
+ *
+ * <ul>
+ *   <li>{@link Must}: every child matches; {@link Should}: at least one child matches; {@link MustNot}: no child
+ *       matches. An empty {@link Must} matches everything ({@link #all()}).</li>
+ *   <li>{@link MatchKeyword}, {@link MatchAny}, {@link Range}: a list field matches when any element does; an absent
+ *       field never matches.</li>
+ *   <li>{@link MatchText}: some value contains the text as a substring.</li>
+ *   <li>{@link MatchExcept}: the field is present and has at least one value outside the given values.</li>
+ *   <li>{@link IsEmpty}: the field is absent or an empty list. {@link IsNull}: the field is present with a null value,
+ *       which chunk metadata cannot hold, so in the embedded store it never matches; it exists for Qdrant
+ *       collections written by other tools.</li>
+ *   <li>{@link Range} compares canonical integer values only (see {@link Payload}).</li>
+ * </ul>
+ *
+ * <p>Build filters with the static factories, e.g.
+ * {@code must(matchKeyword("type", "method"), matchAny("tags", "http", "retry"), mustNot(matchKeyword("path", "test")))},
+ * or parse the compact text syntax with {@link #parse(String)}. Instances are immutable and thread-safe.
+ */
+public sealed interface PayloadFilter {
+
+    /** Whether {@code payload} satisfies this filter. */
+    boolean test(Payload payload);
+
+    /** Every child must match. */
+    record Must(List<PayloadFilter> filters) implements PayloadFilter {
+        public Must {
+            filters = copyChildren(filters, "must");
+        }
+
+        @Override
+        public boolean test(Payload payload) {
+            for (PayloadFilter f : filters) {
+                if (!f.test(payload)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /** At least one child must match (an empty list matches nothing). */
+    record Should(List<PayloadFilter> filters) implements PayloadFilter {
+        public Should {
+            filters = copyChildren(filters, "should");
+        }
+
+        @Override
+        public boolean test(Payload payload) {
+            for (PayloadFilter f : filters) {
+                if (f.test(payload)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /** No child may match. */
+    record MustNot(List<PayloadFilter> filters) implements PayloadFilter {
+        public MustNot {
+            filters = copyChildren(filters, "mustNot");
+        }
+
+        @Override
+        public boolean test(Payload payload) {
+            for (PayloadFilter f : filters) {
+                if (f.test(payload)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /** The field has exactly this value (a list field: some element does). */
+    record MatchKeyword(String key, String value) implements PayloadFilter {
+        public MatchKeyword {
+            Checks.notBlank(key, "key");
+            Checks.notNull(value, "value");
+        }
+
+        @Override
+        public boolean test(Payload payload) {
+            return payload.values(key).contains(value);
+        }
+    }
+
+    /**
+     * The field contains {@code text} as a substring (a list field: some element does). Translated to Qdrant's
+     * {@code match: {text}}, which is a substring match on fields without a full-text index, so the stores agree
+     * as long as no full-text index is created on the field.
+     */
+    record MatchText(String key, String text) implements PayloadFilter {
+        public MatchText {
+            Checks.notBlank(key, "key");
+            Checks.notNull(text, "text");
+        }
+
+        @Override
+        public boolean test(Payload payload) {
+            for (String v : payload.values(key)) {
+                if (v.contains(text)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /** The field has one of these values (a list field: some element does). */
+    record MatchAny(String key, List<String> values) implements PayloadFilter {
+        public MatchAny {
+            Checks.notBlank(key, "key");
+            values = copyValues(values, "values");
+        }
+
+        @Override
+        public boolean test(Payload payload) {
+            for (String v : payload.values(key)) {
+                if (values.contains(v)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /** The field is present and has a value that is none of these (a list field: some element is none of them). */
+    record MatchExcept(String key, List<String> values) implements PayloadFilter {
+        public MatchExcept {
+            Checks.notBlank(key, "key");
+            values = copyValues(values, "values");
+        }
+
+        @Override
+        public boolean test(Payload payload) {
+            for (String v : payload.values(key)) {
+                if (!values.contains(v)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /**
+     * The field holds a canonical integer within the bounds; a null bound is open. A list field matches when some
+     * element does.
+     */
+    record Range(String key, Double gt, Double gte, Double lt, Double lte) implements PayloadFilter {
+        public Range {
+            Checks.notBlank(key, "key");
+            if (gt == null && gte == null && lt == null && lte == null) {
+                throw new IllegalArgumentException("range on '" + key + "' needs at least one bound");
+            }
+            for (Double d : new Double[] {gt, gte, lt, lte}) {
+                if (d != null && d.isNaN()) {
+                    throw new IllegalArgumentException("range bound on '" + key + "' must not be NaN");
+                }
+            }
+        }
+
+        @Override
+        public boolean test(Payload payload) {
+            for (String v : payload.values(key)) {
+                if (Payload.isCanonicalInteger(v) && inRange(Long.parseLong(v))) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private boolean inRange(double x) {
+            return (gt == null || x > gt) && (gte == null || x >= gte) && (lt == null || x < lt)
+                    && (lte == null || x <= lte);
+        }
+    }
+
+    /** The field is absent or an empty list. */
+    record IsEmpty(String key) implements PayloadFilter {
+        public IsEmpty {
+            Checks.notBlank(key, "key");
+        }
+
+        @Override
+        public boolean test(Payload payload) {
+            return payload.values(key).isEmpty();
+        }
+    }
+
+    /** The field is present with a null value; chunk metadata cannot hold null, so the embedded store never matches. */
+    record IsNull(String key) implements PayloadFilter {
+        public IsNull {
+            Checks.notBlank(key, "key");
+        }
+
+        @Override
+        public boolean test(Payload payload) {
+            return false;
+        }
+    }
+
+    // ---- factories, meant for static import ----
+
+    /** The filter that matches everything. */
+    static PayloadFilter all() {
+        return new Must(List.of());
+    }
+
+    /** Whether this filter is {@link #all()} (an empty {@link Must}). */
+    default boolean matchesAll() {
+        return this instanceof Must m && m.filters().isEmpty();
+    }
+
+    static PayloadFilter must(PayloadFilter... filters) {
+        return new Must(List.of(filters));
+    }
+
+    static PayloadFilter should(PayloadFilter... filters) {
+        return new Should(List.of(filters));
+    }
+
+    static PayloadFilter mustNot(PayloadFilter... filters) {
+        return new MustNot(List.of(filters));
+    }
+
+    static PayloadFilter matchKeyword(String key, String value) {
+        return new MatchKeyword(key, value);
+    }
+
+    static PayloadFilter matchText(String key, String text) {
+        return new MatchText(key, text);
+    }
+
+    static PayloadFilter matchAny(String key, String... values) {
+        return new MatchAny(key, List.of(values));
+    }
+
+    static PayloadFilter matchExcept(String key, String... values) {
+        return new MatchExcept(key, List.of(values));
+    }
+
+    /** {@code gte <= value <= lte}; either bound may be null. */
+    static PayloadFilter between(String key, Double gte, Double lte) {
+        return new Range(key, null, gte, null, lte);
+    }
+
+    static PayloadFilter range(String key, Double gt, Double gte, Double lt, Double lte) {
+        return new Range(key, gt, gte, lt, lte);
+    }
+
+    static PayloadFilter isEmpty(String key) {
+        return new IsEmpty(key);
+    }
+
+    static PayloadFilter isNull(String key) {
+        return new IsNull(key);
+    }
+
+    /**
+     * Parses the compact text syntax, e.g. {@code type == 'method' and tags in ['http','retry'] and not path ~ 'test'}.
+     * See {@link PayloadFilterParser} for the grammar.
+     *
+     * @throws IllegalArgumentException with the column and what was expected, if {@code text} is malformed
+     */
+    static PayloadFilter parse(String text) {
+        return PayloadFilterParser.parse(text);
+    }
+
+    private static List<PayloadFilter> copyChildren(List<PayloadFilter> filters, String field) {
+        Objects.requireNonNull(filters, field);
+        for (int i = 0; i < filters.size(); i++) {
+            if (filters.get(i) == null) {
+                throw new IllegalArgumentException(field + "[" + i + "] must not be null");
+            }
+        }
+        return List.copyOf(filters);
+    }
+
+    private static List<String> copyValues(List<String> values, String field) {
+        Checks.notNull(values, field);
+        for (int i = 0; i < values.size(); i++) {
+            if (values.get(i) == null) {
+                throw new IllegalArgumentException(field + "[" + i + "] must not be null");
+            }
+        }
+        return List.copyOf(values);
+    }
+}

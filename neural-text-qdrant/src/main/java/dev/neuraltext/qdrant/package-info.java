@@ -1,0 +1,2 @@
+/** A CaseStore that runs the retrieval legs and their fusion inside Qdrant. */
+package dev.neuraltext.qdrant;
