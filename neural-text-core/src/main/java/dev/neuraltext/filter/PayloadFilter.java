@@ -13,17 +13,24 @@ import java.util.Objects;
  *       matches. An empty {@link Must} matches everything ({@link #all()}).</li>
  *   <li>{@link MatchKeyword}, {@link MatchAny}, {@link Range}: a list field matches when any element does; an absent
  *       field never matches.</li>
- *   <li>{@link MatchText}: some value contains the text as a substring.</li>
+ *   <li>{@link MatchText}: some value that is not a canonical integer contains the text as a substring (Qdrant
+ *       stores canonical integers as numbers, and its text match never matches a number).</li>
  *   <li>{@link MatchExcept}: the field is present and has at least one value outside the given values.</li>
- *   <li>{@link IsEmpty}: the field is absent or an empty list. {@link IsNull}: the field is present with a null value,
- *       which chunk metadata cannot hold, so in the embedded store it never matches; it exists for Qdrant
- *       collections written by other tools.</li>
+ *   <li>{@link IsEmpty}: the field is absent or an empty list (in Qdrant also a null value). {@link IsNull}: the field
+ *       is present with a null value, which chunk metadata cannot hold, so in the embedded store it never matches; it
+ *       exists for Qdrant collections written by other tools.</li>
  *   <li>{@link Range} compares canonical integer values only (see {@link Payload}).</li>
  * </ul>
  *
+ * <p><b>Empty clauses</b>: an empty {@link Must} matches everything, an empty {@link MustNot} matches everything and an
+ * empty {@link Should} matches nothing (as in Qdrant's REST API). Qdrant's gRPC API drops empty clauses, which would
+ * turn an empty should into "match everything", so the Qdrant converter must translate an empty {@link Should}
+ * explicitly (for example by simplifying the tree: a must containing it matches nothing).
+ *
  * <p>Build filters with the static factories, e.g.
  * {@code must(matchKeyword("type", "method"), matchAny("tags", "http", "retry"), mustNot(matchKeyword("path", "test")))},
- * or parse the compact text syntax with {@link #parse(String)}. Instances are immutable and thread-safe.
+ * or parse the compact text syntax with {@link #parse(String)} and write it back with {@link #toSyntax()}. Instances are
+ * immutable and thread-safe.
  */
 public sealed interface PayloadFilter {
 
@@ -97,7 +104,8 @@ public sealed interface PayloadFilter {
     /**
      * The field contains {@code text} as a substring (a list field: some element does). Translated to Qdrant's
      * {@code match: {text}}, which is a substring match on fields without a full-text index, so the stores agree
-     * as long as no full-text index is created on the field.
+     * as long as no full-text index is created on the field. Canonical integer values are numbers in Qdrant, where a
+     * text match never matches them, so they never match here either.
      */
     record MatchText(String key, String text) implements PayloadFilter {
         public MatchText {
@@ -108,7 +116,7 @@ public sealed interface PayloadFilter {
         @Override
         public boolean test(Payload payload) {
             for (String v : payload.values(key)) {
-                if (v.contains(text)) {
+                if (v.contains(text) && !Payload.isCanonicalInteger(v)) {
                     return true;
                 }
             }
@@ -274,6 +282,14 @@ public sealed interface PayloadFilter {
      */
     static PayloadFilter parse(String text) {
         return PayloadFilterParser.parse(text);
+    }
+
+    /**
+     * This filter in the compact text syntax of {@link #parse(String)}; parsing the result gives back an equivalent
+     * filter (an equal one for every filter the parser produces). See {@link PayloadFilterParser}.
+     */
+    default String toSyntax() {
+        return PayloadFilterParser.format(this);
     }
 
     private static List<PayloadFilter> copyChildren(List<PayloadFilter> filters, String field) {

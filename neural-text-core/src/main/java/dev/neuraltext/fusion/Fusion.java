@@ -5,7 +5,11 @@ import dev.neuraltext.search.Leg;
 import java.util.List;
 import java.util.Map;
 
-/** Fuses the ranked lists of several legs into one. Implementations are immutable and thread-safe. */
+/**
+ * Fuses the ranked lists of several legs into one. Implementations are immutable and thread-safe; every fused hit
+ * keeps each leg's 1-based rank and raw score, and ties are broken by fused score descending, then best rank in any
+ * leg ascending, then id ascending.
+ */
 public interface Fusion {
 
     /**
@@ -14,8 +18,20 @@ public interface Fusion {
      */
     List<FusedResult> fuse(Map<Leg, List<LegResult>> legs, int limit);
 
-    /** The implementation of {@code method}. */
+    /**
+     * The implementation of {@code method}: {@link RrfFusion} for {@link FusionMethod.Rrf}, {@link WeightedFusion} for
+     * {@link FusionMethod.Weighted}. Both put the fused score on the scale documented in {@link FusionMethod}.
+     */
     static Fusion of(FusionMethod method) {
-        throw new UnsupportedOperationException("not implemented yet");
+        if (method == null) {
+            throw new IllegalArgumentException("fusion method must not be null");
+        }
+        if (method instanceof FusionMethod.Rrf) {
+            return new RrfFusion((FusionMethod.Rrf) method);
+        }
+        if (method instanceof FusionMethod.Weighted) {
+            return new WeightedFusion((FusionMethod.Weighted) method);
+        }
+        throw new IllegalArgumentException("unsupported fusion method " + method);
     }
 }

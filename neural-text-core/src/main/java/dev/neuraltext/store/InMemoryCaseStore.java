@@ -1,43 +1,587 @@
 package dev.neuraltext.store;
 
+import dev.neuraltext.bm25.Bm25Index;
+import dev.neuraltext.bm25.Bm25Params;
+import dev.neuraltext.encode.SparseVector;
+import dev.neuraltext.filter.Payload;
 import dev.neuraltext.filter.PayloadFilter;
+import dev.neuraltext.fusion.FusedResult;
+import dev.neuraltext.fusion.Fusion;
+import dev.neuraltext.fusion.LegResult;
+import dev.neuraltext.ingest.ChunkInput;
+import dev.neuraltext.internal.Checks;
 import dev.neuraltext.search.HybridQuery;
+import dev.neuraltext.search.Leg;
 import dev.neuraltext.search.SearchHit;
+import dev.neuraltext.text.CodeDomainTokenizer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.IntPredicate;
 
-/** Being written (issue 3): the embedded default store. */
+/**
+ * The embedded {@link CaseStore}: chunks, a BM25 index ({@link Bm25Index} over
+ * {@link ChunkInput#bm25Fields()}), an exact cosine index over dense vectors and an inverted index over sparse vectors,
+ * all in this JVM; the legs and their fusion run in Java. Saves to and loads from a folder
+ * ({@link #save(Path, IndexFingerprint)}, {@link #load(Path, IndexFingerprint)}).
+ *
+ * <p>Defaults ({@link #builder()}): {@link CodeDomainTokenizer#standard()}, {@link Bm25Params#defaults()} (k1 = 1.2,
+ * b = 0.75), BM25 field weights 1.0, dense dimension fixed by the first dense vector upserted.
+ *
+ * <p>Search semantics: each requested leg runs only when the store holds data for it ({@link #legsWithData()}); the
+ * filter is evaluated inside every leg before its top-{@code legLimit} cut, so a filtered search still fills the limit
+ * from matching chunks; the fused score is on the scale of {@link dev.neuraltext.search.FusionMethod}; because fusion is
+ * local, every hit always carries the rank and raw score of every leg whose top {@code legLimit} contains it (whether or
+ * not {@link HybridQuery#explain()} is set). Leg rankings break score ties by chunk id.
+ *
+ * <p>Thread safety: safe for any number of concurrent searches, counts and saves, together with writers
+ * (upsert, delete), which are serialised. A {@link ReentrantReadWriteLock} guards all state: searches take the read
+ * lock, writes the write lock, so a search sees either all or none of one upsert call.
+ */
 public final class InMemoryCaseStore implements CaseStore {
 
-    private InMemoryCaseStore() {
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private final CodeDomainTokenizer tokenizer;
+    private final Bm25Params bm25Params;
+    private final Map<String, Double> fieldWeights;
+    private final IndexFingerprint fingerprint;
+    private final int configuredDimension;
+
+    private final Bm25Index bm25;
+    private DenseVectorIndex dense;
+    private final SparseVectorIndex sparse = new SparseVectorIndex();
+
+    private final Map<String, Integer> slotOf = new HashMap<>();
+    private String[] ids = new String[16];
+    private ChunkInput[] chunks = new ChunkInput[16];
+    private Payload[] payloads = new Payload[16];
+    private int highWater;
+    private int[] free = new int[16];
+    private int freeCount;
+
+    private InMemoryCaseStore(Builder b) {
+        this.tokenizer = b.tokenizer;
+        this.bm25Params = b.bm25Params;
+        this.fieldWeights = Map.copyOf(b.fieldWeights);
+        this.configuredDimension = b.denseDimension;
+        this.bm25 = b.bm25Index();
+        this.fingerprint = IndexFingerprint.lexical(tokenizer.id(), bm25Params, new TreeMap<>(bm25.fieldWeights()));
+        if (configuredDimension > 0) {
+            this.dense = new DenseVectorIndex(configuredDimension);
+        }
     }
 
+    /** A store with every default. */
     public static InMemoryCaseStore create() {
-        return new InMemoryCaseStore();
+        return builder().build();
     }
+
+    /** A builder; see the class documentation for the defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    // ---------------------------------------------------------------- writes
 
     @Override
     public void upsert(List<IndexedCase> cases) {
-        throw new UnsupportedOperationException("not implemented yet");
+        Checks.notNull(cases, "cases");
+        for (int i = 0; i < cases.size(); i++) {
+            Checks.notNull(cases.get(i), "cases[" + i + "]");
+        }
+        if (cases.isEmpty()) {
+            return;
+        }
+        Lock w = lock.writeLock();
+        w.lock();
+        try {
+            // validate every dimension before writing anything
+            int dimension = dense != null ? dense.dimension() : 0;
+            String dimensionSource = dense != null ? "the store's dense dimension" : null;
+            for (IndexedCase c : cases) {
+                float[] v = c.dense();
+                if (v == null) {
+                    continue;
+                }
+                if (dimension == 0) {
+                    dimension = v.length;
+                    dimensionSource = "the dimension of chunk '" + c.chunk().id() + "' in the same batch";
+                } else if (v.length != dimension) {
+                    throw new IllegalArgumentException("chunk '" + c.chunk().id() + "' has a dense vector of dimension "
+                            + v.length + " but " + dimensionSource + " is " + dimension);
+                }
+            }
+            if (dense == null && dimension > 0) {
+                dense = new DenseVectorIndex(dimension);
+            }
+            List<Bm25Index.Document> documents = new ArrayList<>(cases.size());
+            for (IndexedCase c : cases) {
+                documents.add(write(c.chunk(), c.dense(), c.sparse()));
+            }
+            bm25.upsertAll(documents);
+        } finally {
+            w.unlock();
+        }
+    }
+
+    /**
+     * Stores one chunk and its vectors, returning the BM25 document for the caller to upsert (caller holds the write
+     * lock and has checked the dense dimension).
+     */
+    private Bm25Index.Document write(ChunkInput chunk, float[] denseVector, SparseVector sparseVector) {
+        Integer existing = slotOf.get(chunk.id());
+        int slot = existing != null ? existing : allocateSlot(chunk.id());
+        Payload payload = chunk.payload();
+        chunks[slot] = chunk;
+        payloads[slot] = payload;
+        if (denseVector != null) {
+            dense.put(slot, denseVector);
+        } else if (dense != null) {
+            dense.remove(slot);
+        }
+        if (sparseVector != null) {
+            sparse.put(slot, sparseVector);
+        } else {
+            sparse.remove(slot);
+        }
+        return new Bm25Index.Document(chunk.id(), chunk.bm25Fields(), payload);
+    }
+
+    private int allocateSlot(String id) {
+        int slot;
+        if (freeCount > 0) {
+            slot = free[--freeCount];
+        } else {
+            slot = highWater++;
+            if (slot >= ids.length) {
+                int n = Math.max(16, ids.length * 2);
+                ids = Arrays.copyOf(ids, n);
+                chunks = Arrays.copyOf(chunks, n);
+                payloads = Arrays.copyOf(payloads, n);
+            }
+        }
+        ids[slot] = id;
+        slotOf.put(id, slot);
+        return slot;
     }
 
     @Override
-    public void delete(Collection<String> ids) {
-        throw new UnsupportedOperationException("not implemented yet");
+    public void delete(Collection<String> idsToDelete) {
+        Checks.notNull(idsToDelete, "ids");
+        Lock w = lock.writeLock();
+        w.lock();
+        try {
+            for (String id : idsToDelete) {
+                if (id != null) {
+                    remove(id);
+                }
+            }
+        } finally {
+            w.unlock();
+        }
     }
 
     @Override
     public void deleteWhere(PayloadFilter filter) {
-        throw new UnsupportedOperationException("not implemented yet");
+        Objects.requireNonNull(filter, "filter");
+        Lock w = lock.writeLock();
+        w.lock();
+        try {
+            List<String> matching = new ArrayList<>();
+            for (int slot = 0; slot < highWater; slot++) {
+                if (ids[slot] != null && filter.test(payloads[slot])) {
+                    matching.add(ids[slot]);
+                }
+            }
+            matching.forEach(this::remove);
+        } finally {
+            w.unlock();
+        }
     }
+
+    private void remove(String id) {
+        Integer slot = slotOf.remove(id);
+        if (slot == null) {
+            return;
+        }
+        bm25.delete(id);
+        if (dense != null) {
+            dense.remove(slot);
+        }
+        sparse.remove(slot);
+        ids[slot] = null;
+        chunks[slot] = null;
+        payloads[slot] = null;
+        if (freeCount == free.length) {
+            free = Arrays.copyOf(free, free.length * 2);
+        }
+        free[freeCount++] = slot;
+    }
+
+    // ---------------------------------------------------------------- reads
 
     @Override
     public long count(PayloadFilter filter) {
-        throw new UnsupportedOperationException("not implemented yet");
+        Objects.requireNonNull(filter, "filter");
+        Lock r = lock.readLock();
+        r.lock();
+        try {
+            if (matchesAll(filter)) {
+                return slotOf.size();
+            }
+            long n = 0;
+            for (int slot = 0; slot < highWater; slot++) {
+                if (ids[slot] != null && filter.test(payloads[slot])) {
+                    n++;
+                }
+            }
+            return n;
+        } finally {
+            r.unlock();
+        }
     }
 
     @Override
     public List<SearchHit> search(HybridQuery query) {
-        throw new UnsupportedOperationException("not implemented yet");
+        Objects.requireNonNull(query, "query");
+        Lock r = lock.readLock();
+        r.lock();
+        try {
+            Set<Leg> runnable = legsWithDataLocked();
+            PayloadFilter filter = query.filter();
+            IntPredicate accept = matchesAll(filter) ? slot -> true : slot -> filter.test(payloads[slot]);
+            Map<Leg, List<LegResult>> legs = new EnumMap<>(Leg.class);
+            if (query.legs().contains(Leg.DENSE) && dense != null) {
+                float[] q = query.dense();
+                dense.checkDimension(q, "query vector");
+                if (runnable.contains(Leg.DENSE)) {
+                    legs.put(Leg.DENSE, toLegResults(dense.search(q, query.legLimit(), accept, this::idAt)));
+                }
+            }
+            if (query.legs().contains(Leg.SPARSE) && runnable.contains(Leg.SPARSE)) {
+                legs.put(Leg.SPARSE, toLegResults(sparse.search(query.sparse(), query.legLimit(), accept, this::idAt)));
+            }
+            if (query.legs().contains(Leg.BM25) && runnable.contains(Leg.BM25)) {
+                legs.put(Leg.BM25, bm25.search(query.text(), query.legLimit(), filter));
+            }
+            if (legs.isEmpty()) {
+                return List.of();
+            }
+            List<FusedResult> fused = Fusion.of(query.fusion()).fuse(legs, query.limit());
+            List<SearchHit> hits = new ArrayList<>(fused.size());
+            for (FusedResult f : fused) {
+                ChunkInput c = chunks[slotOf.get(f.id())];
+                hits.add(new SearchHit(c.id(), c.text(), c.metadata(), c.listMetadata(), f.fusedScore(),
+                        f.fusedScore(), f.legs()));
+            }
+            return hits;
+        } finally {
+            r.unlock();
+        }
+    }
+
+    private String idAt(int slot) {
+        return ids[slot];
+    }
+
+    private List<LegResult> toLegResults(List<TopK.Scored> scored) {
+        List<LegResult> out = new ArrayList<>(scored.size());
+        for (TopK.Scored s : scored) {
+            out.add(new LegResult(ids[s.slot()], s.score()));
+        }
+        return out;
+    }
+
+    private static boolean matchesAll(PayloadFilter filter) {
+        return filter instanceof PayloadFilter.Must && ((PayloadFilter.Must) filter).filters().isEmpty();
+    }
+
+    /** The legs this store holds data for: BM25 when it holds any chunk, DENSE / SPARSE when any chunk has such a vector. */
+    public Set<Leg> legsWithData() {
+        Lock r = lock.readLock();
+        r.lock();
+        try {
+            return legsWithDataLocked();
+        } finally {
+            r.unlock();
+        }
+    }
+
+    private Set<Leg> legsWithDataLocked() {
+        Set<Leg> legs = EnumSet.noneOf(Leg.class);
+        if (!slotOf.isEmpty()) {
+            legs.add(Leg.BM25);
+        }
+        if (dense != null && dense.size() > 0) {
+            legs.add(Leg.DENSE);
+        }
+        if (sparse.size() > 0) {
+            legs.add(Leg.SPARSE);
+        }
+        return Set.copyOf(legs);
+    }
+
+    /** The dense dimension, once fixed (by the builder or the first dense vector upserted). */
+    public OptionalInt denseDimension() {
+        Lock r = lock.readLock();
+        r.lock();
+        try {
+            return dense == null ? OptionalInt.empty() : OptionalInt.of(dense.dimension());
+        } finally {
+            r.unlock();
+        }
+    }
+
+    /** A snapshot of the stored chunks matching {@code filter}, sorted by id. */
+    public List<ChunkInput> chunks(PayloadFilter filter) {
+        Objects.requireNonNull(filter, "filter");
+        Lock r = lock.readLock();
+        r.lock();
+        try {
+            List<ChunkInput> out = new ArrayList<>();
+            for (int slot = 0; slot < highWater; slot++) {
+                if (ids[slot] != null && filter.test(payloads[slot])) {
+                    out.add(chunks[slot]);
+                }
+            }
+            out.sort(Comparator.comparing(ChunkInput::id));
+            return out;
+        } finally {
+            r.unlock();
+        }
+    }
+
+    /**
+     * The lexical part of this store's indexing configuration (tokenizer, BM25 parameters, field weights); add the
+     * models with {@link IndexFingerprint#withDense} and {@link IndexFingerprint#withSparse}.
+     */
+    public IndexFingerprint fingerprint() {
+        return fingerprint;
+    }
+
+    // ---------------------------------------------------------------- persistence
+
+    /**
+     * Saves this store to {@code dir} (created if needed) together with {@code fingerprint}, which must describe this
+     * store's configuration ({@link #fingerprint()}) plus the models that produced its vectors (take
+     * {@link dev.neuraltext.retrieve.HybridCaseRetriever#fingerprint()}).
+     *
+     * <p>Atomic: the files are written to a new generation folder {@code dir/gen-<n>.tmp}, flushed to disk, renamed to
+     * {@code dir/gen-<n>}, and only then does {@code dir/CURRENT} (replaced by an atomic rename) point to it; older
+     * generations are deleted afterwards. A crash or failure at any point leaves the previous index loadable. Other files
+     * in {@code dir} are left alone. One process at a time may save to a folder. Searches continue during a save;
+     * writers wait for it.
+     *
+     * @throws IllegalArgumentException if {@code fingerprint} does not match this store's configuration or dimension
+     * @throws dev.neuraltext.NonRetriableNeuralTextException if writing fails (the cause attached)
+     */
+    public void save(Path dir, IndexFingerprint fingerprint) {
+        save(dir, fingerprint, IndexFiles.SaveHook.NONE);
+    }
+
+    void save(Path dir, IndexFingerprint expected, IndexFiles.SaveHook hook) {
+        Objects.requireNonNull(dir, "dir");
+        Objects.requireNonNull(expected, "fingerprint");
+        if (!expected.lexicalPart().equals(fingerprint)) {
+            throw new IllegalArgumentException("fingerprint does not describe this store's configuration: "
+                    + String.join("; ", fingerprint.differences(expected.lexicalPart())));
+        }
+        Lock r = lock.readLock();
+        r.lock();
+        try {
+            if (dense != null && dense.size() > 0 && expected.denseDimension() != dense.dimension()) {
+                throw new IllegalArgumentException("fingerprint dense dimension " + expected.denseDimension()
+                        + " does not match the store's dense dimension " + dense.dimension());
+            }
+            if (sparse.size() > 0 && expected.sparseModel().isEmpty()) {
+                throw new IllegalArgumentException("the store holds sparse vectors but the fingerprint names no sparse model");
+            }
+            int[] live = new int[slotOf.size()];
+            int n = 0;
+            for (int slot = 0; slot < highWater; slot++) {
+                if (ids[slot] != null) {
+                    live[n++] = slot;
+                }
+            }
+            IndexFiles.save(dir, expected, new IndexFiles.Source() {
+                @Override
+                public int size() {
+                    return live.length;
+                }
+
+                @Override
+                public ChunkInput chunk(int ordinal) {
+                    return chunks[live[ordinal]];
+                }
+
+                @Override
+                public float[] dense(int ordinal) {
+                    return dense == null ? null : dense.get(live[ordinal]);
+                }
+
+                @Override
+                public SparseVector sparse(int ordinal) {
+                    return sparse.get(live[ordinal]);
+                }
+            }, hook);
+        } finally {
+            r.unlock();
+        }
+    }
+
+    /**
+     * Loads the index saved in {@code dir} with the default configuration ({@link #builder()}).
+     *
+     * @param expected the fingerprint of the current configuration (e.g. {@code builder().fingerprint().withDense(embedder)})
+     * @throws IndexNotFoundException  if {@code dir} holds no saved index
+     * @throws CorruptIndexException   if a file is missing, truncated, of an unknown version or fails its checksum
+     * @throws IndexMismatchException  if the index holds vectors of other models than {@code expected} names (dense model
+     *                                 or dimension, sparse model); lexical settings may differ, since BM25 postings are
+     *                                 rebuilt from the stored chunks with the loading configuration
+     * @throws IllegalArgumentException if {@code expected} does not describe the default configuration
+     */
+    public static InMemoryCaseStore load(Path dir, IndexFingerprint expected) {
+        return builder().load(dir, expected);
+    }
+
+    /** Whether {@code dir} holds a saved index (it may still be corrupt or mismatched). */
+    public static boolean exists(Path dir) {
+        return IndexFiles.exists(dir);
+    }
+
+    /**
+     * The fingerprint the index in {@code dir} was saved with, for messages such as "index built with model X".
+     *
+     * @throws IndexNotFoundException if {@code dir} holds no saved index
+     * @throws CorruptIndexException  if its manifest cannot be read
+     */
+    public static IndexFingerprint readFingerprint(Path dir) {
+        return IndexFiles.readFingerprint(dir);
+    }
+
+    /** Called by the loader, single-threaded before the store is published; BM25 follows in {@link #loadBm25}. */
+    Bm25Index.Document loadChunk(ChunkInput chunk) {
+        return write(chunk, null, null);
+    }
+
+    void loadBm25(List<Bm25Index.Document> documents) {
+        bm25.upsertAll(documents);
+    }
+
+    void loadDense(int ordinal, float[] unit) {
+        if (dense == null) {
+            dense = new DenseVectorIndex(unit.length);
+        }
+        dense.putUnit(ordinal, unit);
+    }
+
+    void loadSparse(int ordinal, SparseVector vector) {
+        sparse.put(ordinal, vector);
+    }
+
+    /**
+     * Builder of {@link InMemoryCaseStore}; not thread-safe. Defaults: {@link CodeDomainTokenizer#standard()},
+     * {@link Bm25Params#defaults()}, field weights 1.0, dense dimension fixed by the first vector.
+     */
+    public static final class Builder {
+        private CodeDomainTokenizer tokenizer = CodeDomainTokenizer.standard();
+        private Bm25Params bm25Params = Bm25Params.defaults();
+        private final Map<String, Double> fieldWeights = new LinkedHashMap<>();
+        private int denseDimension;
+
+        private Builder() {
+        }
+
+        /** The BM25 tokenizer; default {@link CodeDomainTokenizer#standard()}. Its {@code id()} goes into fingerprints. */
+        public Builder tokenizer(CodeDomainTokenizer tokenizer) {
+            this.tokenizer = Objects.requireNonNull(tokenizer, "tokenizer");
+            return this;
+        }
+
+        /** BM25 parameters; default {@link Bm25Params#defaults()} (k1 = 1.2, b = 0.75). */
+        public Builder bm25Params(Bm25Params params) {
+            this.bm25Params = Objects.requireNonNull(params, "params");
+            return this;
+        }
+
+        /** The BM25F weight of a field of {@link ChunkInput#bm25Fields()}; default 1.0 for every field. */
+        public Builder fieldWeight(String field, double weight) {
+            Checks.notBlank(field, "field");
+            Checks.nonNegativeFinite(weight, "weight of field '" + field + "'");
+            fieldWeights.put(field, weight);
+            return this;
+        }
+
+        /** Fixes the dense dimension up front; default: fixed by the first dense vector upserted. */
+        public Builder denseDimension(int dimension) {
+            this.denseDimension = Checks.positive(dimension, "denseDimension");
+            return this;
+        }
+
+        /**
+         * The lexical fingerprint of this configuration (no models): the tokenizer's id, the BM25 parameters and the
+         * effective field weights (the BM25 index's defaults overridden by {@link #fieldWeight}).
+         */
+        public IndexFingerprint fingerprint() {
+            return IndexFingerprint.lexical(tokenizer.id(), bm25Params, new TreeMap<>(bm25Index().fieldWeights()));
+        }
+
+        Bm25Index bm25Index() {
+            Bm25Index.Builder bb = Bm25Index.builder().tokenizer(tokenizer).params(bm25Params);
+            fieldWeights.forEach(bb::fieldWeight);
+            return bb.build();
+        }
+
+        /** An empty store. */
+        public InMemoryCaseStore build() {
+            return new InMemoryCaseStore(this);
+        }
+
+        /**
+         * Loads the index saved in {@code dir} into a store with this configuration; see
+         * {@link InMemoryCaseStore#load(Path, IndexFingerprint)} for the failures. BM25 postings are rebuilt from the
+         * stored chunks (measured cheap next to re-embedding); vectors are read as saved.
+         */
+        public InMemoryCaseStore load(Path dir, IndexFingerprint expected) {
+            Objects.requireNonNull(dir, "dir");
+            Objects.requireNonNull(expected, "expected");
+            IndexFingerprint mine = fingerprint();
+            if (!expected.lexicalPart().equals(mine)) {
+                throw new IllegalArgumentException("expected fingerprint does not describe this store configuration: "
+                        + String.join("; ", mine.differences(expected.lexicalPart())));
+            }
+            if (denseDimension > 0 && expected.denseDimension() != 0 && expected.denseDimension() != denseDimension) {
+                throw new IllegalArgumentException("expected fingerprint dense dimension " + expected.denseDimension()
+                        + " differs from the configured dense dimension " + denseDimension);
+            }
+            Builder copy = new Builder();
+            copy.tokenizer = tokenizer;
+            copy.bm25Params = bm25Params;
+            copy.fieldWeights.putAll(fieldWeights);
+            copy.denseDimension = expected.denseDimension() > 0 ? expected.denseDimension() : denseDimension;
+            InMemoryCaseStore store = copy.build();
+            Lock w = store.lock.writeLock();
+            w.lock();
+            try {
+                IndexFiles.load(dir, expected, store);
+            } finally {
+                w.unlock();
+            }
+            return store;
+        }
     }
 }

@@ -1,15 +1,62 @@
 package dev.neuraltext.examples.cli;
 
+import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
-/** Being written. */
-@Command(name = "demo", description = "Not available yet.")
+/** {@code neural-text demo [folder] [query]}: the main job in one step: index a folder, then answer a query. */
+@Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Index a folder (default: the current one) into FOLDER/.neural-text and answer a query: "
+                + "the main job in one step.",
+            "Later runs reuse the index and re-index only changed files; `neural-text search` asks more questions."})
 final class DemoCommand implements Callable<Integer> {
+
+    static final String DEFAULT_QUERY = "how are results from several retrieval legs fused";
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "FOLDER", defaultValue = ".",
+            description = "The folder to index (default: the current folder).")
+    Path folder;
+
+    @Parameters(index = "1", arity = "0..1", paramLabel = "QUERY", defaultValue = DEFAULT_QUERY,
+            description = "What to ask (default: \"${DEFAULT-VALUE}\").")
+    String query;
+
+    @Option(names = "--limit", paramLabel = "N", defaultValue = "5", description = "Hits to show (default: ${DEFAULT-VALUE}).")
+    int limit;
+
+    @Option(names = "--no-dense", description = "BM25 only: no dense embeddings.")
+    boolean noDense;
+
+    @Option(names = "--json", description = "Print the answer as JSON (the index summary goes to stderr).")
+    boolean json;
 
     @Override
     public Integer call() {
-        System.err.println("neural-text demo: not available yet");
-        return 2;
+        return Cli.guard("demo", () -> {
+            SearchCommand.Parsed p = SearchCommand.parse(query, limit, null, null);
+            Path root = folder.toAbsolutePath().normalize();
+            IndexSession.Indexed r = IndexSession.index(root, root.resolve(IndexSession.DEFAULT_INDEX_DIR),
+                    new IndexSession.IndexOptions(List.of(), List.of(), false, !noDense,
+                            dev.neuraltext.ingest.DirectoryIngestor.DEFAULT_MAX_FILE_BYTES),
+                    System.err, Cli.terminal());
+            try (IndexSession s = r.session()) {
+                IndexSession.printSummary(json ? System.err : System.out, root, r);
+                if (!json) {
+                    System.out.println();
+                    System.out.println("Query: " + p.query());
+                    System.out.println();
+                }
+                SearchCommand.run(s, p, true, json, s.indexDir.toString());
+                if (!json) {
+                    System.out.println();
+                    System.out.println("Ask more: java -jar examples/target/neural-text.jar search \"<query>\" --index "
+                            + s.indexDir);
+                }
+            }
+            return 0;
+        });
     }
 }

@@ -1,15 +1,100 @@
 package dev.neuraltext.examples.cli;
 
+import dev.neuraltext.NeuralTextException;
+import dev.neuraltext.examples.eval.EvalMain;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
-/** Being written. */
-@Command(name = "eval", description = "Not available yet.")
+/** {@code neural-text eval}: techniques and peers on a BEIR dataset, with Markdown, JSON and HTML reports. */
+@Command(name = "eval", mixinStandardHelpOptions = true,
+        description = {"Evaluate retrieval techniques (and peers) on a BEIR-format dataset: metrics overall and per "
+                + "slice, latency, head-to-head tests; writes report.md, report.json and report.html.",
+            "Techniques: bm25, dense, sparse, hybrid-rrf, hybrid-weighted, each optionally +rerank and/or +adaptive "
+                + "(default: every one the configured encoders allow)."})
 final class EvalCommand implements Callable<Integer> {
+
+    @Option(names = "--dataset", required = true, paramLabel = "<dir>",
+            description = "BEIR folder: corpus.jsonl, queries.jsonl, qrels/<split>.tsv")
+    Path dataset;
+
+    @Option(names = "--split", defaultValue = "test", description = "qrels split (default: ${DEFAULT-VALUE})")
+    String split;
+
+    @Option(names = "--techniques", split = ",", paramLabel = "<name>",
+            description = "comma-separated techniques, e.g. bm25,hybrid-rrf,hybrid-rrf+adaptive; 'none' for peers only")
+    List<String> techniques = new ArrayList<>();
+
+    @Option(names = "--peers", arity = "0..1", split = ",", fallbackValue = "all", paramLabel = "<peer>",
+            description = "also run peers: lucene-standard, lucene-wdgf, langchain4j-minilm (all when no list)")
+    List<String> peers = new ArrayList<>();
+
+    @Option(names = "--slice-by", split = ",", defaultValue = "type", paramLabel = "<key>",
+            description = "query metadata keys to slice by (default: ${DEFAULT-VALUE})")
+    List<String> sliceBy;
+
+    @Option(names = "--k", defaultValue = "10", description = "cut of MRR/nDCG and the adaptive limit (default: ${DEFAULT-VALUE})")
+    int k;
+
+    @Option(names = "--depth", defaultValue = "100", description = "results retrieved per query (default: ${DEFAULT-VALUE})")
+    int depth;
+
+    @Option(names = "--out", paramLabel = "<dir>", description = "report folder (default: eval-report)")
+    Path out = Path.of("eval-report");
+
+    @Option(names = "--no-dense", description = "skip the dense leg (no model load)")
+    boolean noDense;
+
+    @Option(names = "--splade-model", paramLabel = "<dir>", description = "SPLADE model folder for the sparse leg")
+    Path spladeModel;
+
+    @Option(names = "--reranker-model", paramLabel = "<dir>", description = "cross-encoder model folder for +rerank")
+    Path rerankerModel;
+
+    @Option(names = "--alpha", defaultValue = "0.5", description = "dense weight of hybrid-weighted (default: ${DEFAULT-VALUE})")
+    double alpha;
+
+    @Option(names = "--warmup", defaultValue = "20", description = "unmeasured queries per technique (default: ${DEFAULT-VALUE})")
+    int warmup;
+
+    @Option(names = "--baseline", defaultValue = "bm25",
+            description = "technique the others are compared with head-to-head (default: ${DEFAULT-VALUE})")
+    String baseline;
+
+    @Option(names = "--cache-dir", paramLabel = "<dir>",
+            description = "document embedding cache (default: ~/.cache/neural-text/embeddings)")
+    Path cacheDir;
+
+    @Option(names = "--no-cache", description = "do not cache document embeddings on disk")
+    boolean noCache;
+
+    @Option(names = "--quiet", description = "no progress output")
+    boolean quiet;
 
     @Override
     public Integer call() {
-        System.err.println("neural-text eval: not available yet");
-        return 2;
+        try {
+            List<String> peerList = new ArrayList<>();
+            for (String p : peers) {
+                if (p.equals("all")) {
+                    peerList.addAll(EvalMain.ALL_PEERS);
+                } else if (!p.isBlank() && !peerList.contains(p.trim())) {
+                    peerList.add(p.trim());
+                }
+            }
+            Path cache = noCache ? null : cacheDir != null ? cacheDir
+                    : Path.of(System.getProperty("user.home"), ".cache", "neural-text", "embeddings");
+            return EvalMain.run(dataset, split, techniques, peerList, sliceBy, k, depth, out, !noDense, spladeModel,
+                    rerankerModel, alpha, warmup, cache, baseline, quiet, System.out, System.err);
+        } catch (IllegalArgumentException e) {
+            System.err.println("neural-text eval: " + e.getMessage());
+            return 2;
+        } catch (NeuralTextException e) {
+            System.err.println("neural-text eval: " + e.getMessage());
+            return 1;
+        }
     }
 }

@@ -1,15 +1,71 @@
 package dev.neuraltext.examples.cli;
 
+import dev.neuraltext.ingest.DirectoryIngestor;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
-/** Being written. */
-@Command(name = "index", description = "Not available yet.")
+/** {@code neural-text index <folder>}: builds or incrementally updates the on-disk index of a folder. */
+@Command(name = "index", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Build or update the index of a folder of code and docs (Java by method and type, Markdown by "
+                + "section, other text by window).",
+            "Re-running re-chunks and re-embeds only changed files and drops the chunks of deleted ones. Test sources, "
+                    + ".gitignore'd, hidden, binary and large files are skipped."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:index built or up to date", "1:indexing failed", "2:bad input (missing folder, bad glob)"})
 final class IndexCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "FOLDER", description = "The folder to index.")
+    Path folder;
+
+    @Option(names = "--index", paramLabel = "DIR", description = "Index folder (default: FOLDER/.neural-text).")
+    Path index;
+
+    @Option(names = "--include", paramLabel = "GLOB", split = ",",
+            description = "Only files matching one of these globs (e.g. '*.java,docs/**').")
+    List<String> includes = new ArrayList<>();
+
+    @Option(names = "--exclude", paramLabel = "GLOB", split = ",",
+            description = "Skip files and folders matching these globs (e.g. 'generated/**').")
+    List<String> excludes = new ArrayList<>();
+
+    @Option(names = "--with-tests", description = "Index test sources too (src/test/**, *Test.java, ...).")
+    boolean withTests;
+
+    @Option(names = "--no-dense", description = "BM25 only: no dense embeddings (much faster indexing).")
+    boolean noDense;
+
+    @Option(names = "--max-file-size", paramLabel = "BYTES", defaultValue = "" + DirectoryIngestor.DEFAULT_MAX_FILE_BYTES,
+            description = "Skip files larger than this (default: ${DEFAULT-VALUE}).")
+    long maxFileBytes;
+
+    @Option(names = "--qdrant", paramLabel = "HOST:PORT",
+            description = "Index into a Qdrant server (gRPC port, default 6334) instead of the embedded store; the "
+                    + "file manifest stays in the index folder.")
+    String qdrant;
+
+    @Option(names = "--collection", paramLabel = "NAME", defaultValue = "neural-text",
+            description = "Qdrant collection (default: ${DEFAULT-VALUE}).")
+    String collection;
 
     @Override
     public Integer call() {
-        System.err.println("neural-text index: not available yet");
-        return 2;
+        return Cli.guard("index", () -> {
+            Path root = folder.toAbsolutePath().normalize();
+            Path dir = index != null ? index.toAbsolutePath().normalize() : root.resolve(IndexSession.DEFAULT_INDEX_DIR);
+            IndexSession.Indexed r = IndexSession.index(root, dir,
+                    new IndexSession.IndexOptions(includes, excludes, withTests, !noDense, maxFileBytes),
+                    IndexSession.QdrantTarget.parse(qdrant, collection), System.err, Cli.terminal());
+            try {
+                IndexSession.printSummary(System.out, root, r);
+            } finally {
+                r.session().close();
+            }
+            return 0;
+        });
     }
 }

@@ -19,11 +19,36 @@ import picocli.CommandLine.Command;
         })
 public final class NeuralTextCli implements Runnable {
 
+    /** Held strongly: java.util.logging forgets the level of a logger that is garbage collected. */
+    private static final java.util.logging.Logger GRPC_LOGGER = java.util.logging.Logger.getLogger("io.grpc");
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
+        quietLogging();
         System.exit(run(args));
+    }
+
+    /**
+     * Warnings and errors only, without thread names, and nothing from DJL's platform probing (GPU detection notes):
+     * the command line's own output is the answer. Explicit -Dorg.slf4j.simpleLogger.* settings win.
+     */
+    static void quietLogging() {
+        setIfAbsent("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        setIfAbsent("org.slf4j.simpleLogger.log.ai.djl", "error");
+        // the Qdrant client logs each failed call with a stack trace; the store rethrows it with a message we print
+        setIfAbsent("org.slf4j.simpleLogger.log.io.qdrant", "off");
+        GRPC_LOGGER.setLevel(java.util.logging.Level.WARNING);
+        setIfAbsent("org.slf4j.simpleLogger.showThreadName", "false");
+        setIfAbsent("org.slf4j.simpleLogger.showLogName", "false");
+        setIfAbsent("org.slf4j.simpleLogger.showShortLogName", "true");
+    }
+
+    private static void setIfAbsent(String key, String value) {
+        if (System.getProperty(key) == null) {
+            System.setProperty(key, value);
+        }
     }
 
     /** Runs the command line and returns the exit code (for tests). */

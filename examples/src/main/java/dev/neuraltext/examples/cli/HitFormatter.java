@@ -1,0 +1,193 @@
+package dev.neuraltext.examples.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.neuraltext.search.Leg;
+import dev.neuraltext.search.LegScore;
+import dev.neuraltext.search.SearchHit;
+import dev.neuraltext.search.SearchResponse;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Prints search responses for people (ranked hits with snippets) and for programs (JSON of a stable shape). */
+final class HitFormatter {
+
+    private static final int SNIPPET_LINES = 4;
+
+    private HitFormatter() {
+    }
+
+    static void printText(PrintStream out, String query, SearchResponse response, List<String> notes) {
+        List<SearchHit> hits = response.hits();
+        int rank = 0;
+        for (SearchHit hit : hits) {
+            rank++;
+            Map<String, String> m = hit.metadata();
+            String where = m.getOrDefault("path", hit.id()) + (m.containsKey("startLine") ? ":" + m.get("startLine") : "");
+            String symbol = m.getOrDefault("symbol", "");
+            String kind = m.getOrDefault("symbolType", "");
+            out.printf(Locale.ROOT, "%2d. %s  %s%s%n", rank, where, symbol, kind.isEmpty() ? "" : "  (" + kind + ")");
+            StringBuilder legs = new StringBuilder();
+            for (Leg leg : Leg.values()) {
+                if (!response.legsRun().contains(leg)) {
+                    continue;
+                }
+                LegScore ls = hit.legs().get(leg);
+                legs.append("  ").append(leg.label()).append(ls == null ? " -" : String.format(Locale.ROOT,
+                        " #%d (%.3f)", ls.rank(), ls.score()));
+            }
+            out.printf(Locale.ROOT, "    score %.3f%s%s%n", hit.score(),
+                    hit.score() != hit.fusedScore() ? String.format(Locale.ROOT, " (fused %.3f)", hit.fusedScore()) : "",
+                    legs);
+            for (String line : snippet(hit.text(), query)) {
+                out.println("    | " + line);
+            }
+        }
+        if (hits.isEmpty()) {
+            out.println("No results for \"" + query + "\".");
+        }
+        out.printf(Locale.ROOT, "%s  [%s; %.0f ms]%n", response.summary(), legsLabel(response),
+                response.timings().total().toNanos() / 1e6);
+        for (String note : notes) {
+            out.println("note: " + note);
+        }
+    }
+
+    static String legsLabel(SearchResponse response) {
+        List<String> l = new ArrayList<>();
+        for (Leg leg : Leg.values()) {
+            if (response.legsRun().contains(leg)) {
+                l.add(leg.label());
+            }
+        }
+        return l.isEmpty() ? "no legs" : String.join(" + ", l);
+    }
+
+    /**
+     * Up to {@value #SNIPPET_LINES} lines of the chunk text after its header line, around the line sharing the most
+     * words with the query.
+     */
+    static List<String> snippet(String text, String query) {
+        String[] all = text.split("\r?\n", -1);
+        List<String> lines = new ArrayList<>();
+        for (int i = 1; i < all.length; i++) {
+            lines.add(all[i]);
+        }
+        if (lines.isEmpty()) {
+            lines.add(all[0]);
+        }
+        List<String> words = new ArrayList<>();
+        for (String w : query.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}_]+")) {
+            if (w.length() >= 3) {
+                words.add(w);
+            }
+        }
+        int best = -1;
+        int bestScore = 0;
+        for (int i = 0; i < lines.size(); i++) {
+            String l = lines.get(i).toLowerCase(Locale.ROOT);
+            int s = 0;
+            for (String w : words) {
+                if (l.contains(w)) {
+                    s++;
+                }
+            }
+            if (s > bestScore) {
+                bestScore = s;
+                best = i;
+            }
+        }
+        int from = 0;
+        if (best >= 0) {
+            from = Math.max(0, Math.min(best - 1, lines.size() - SNIPPET_LINES));
+        }
+        while (from < lines.size() - 1 && lines.get(from).isBlank()) {
+            from++;
+        }
+        List<String> out = new ArrayList<>();
+        for (int i = from; i < lines.size() && out.size() < SNIPPET_LINES; i++) {
+            String l = lines.get(i);
+            out.add(l.length() > 160 ? l.substring(0, 157) + "..." : l);
+        }
+        return out;
+    }
+
+    /** The JSON document of a response; field order and names are part of the CLI's contract. */
+    static Map<String, Object> json(String query, String index, SearchResponse response, List<String> notes) {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("query", query);
+        root.put("index", index);
+        List<String> legs = new ArrayList<>();
+        for (Leg leg : Leg.values()) {
+            if (response.legsRun().contains(leg)) {
+                legs.add(leg.label());
+            }
+        }
+        root.put("legs", legs);
+        root.put("summary", response.summary());
+        root.put("returned", response.hits().size());
+        root.put("totalAboveThreshold", response.totalAboveThreshold());
+        root.put("extended", response.extended());
+        root.put("reranked", response.reranked());
+        root.put("tookMs", Math.round(response.timings().total().toNanos() / 1e4) / 100.0);
+        root.put("notes", notes);
+        List<Map<String, Object>> hits = new ArrayList<>();
+        int rank = 0;
+        for (SearchHit hit : response.hits()) {
+            rank++;
+            Map<String, String> m = hit.metadata();
+            Map<String, Object> h = new LinkedHashMap<>();
+            h.put("rank", rank);
+            h.put("id", hit.id());
+            h.put("path", m.getOrDefault("path", null));
+            h.put("startLine", intOrNull(m.get("startLine")));
+            h.put("endLine", intOrNull(m.get("endLine")));
+            h.put("symbol", m.getOrDefault("symbol", null));
+            h.put("symbolType", m.getOrDefault("symbolType", null));
+            h.put("score", hit.score());
+            h.put("fusedScore", hit.fusedScore());
+            Map<String, Object> legScores = new LinkedHashMap<>();
+            for (Leg leg : Leg.values()) {
+                LegScore ls = hit.legs().get(leg);
+                if (ls != null) {
+                    Map<String, Object> l = new LinkedHashMap<>();
+                    l.put("rank", ls.rank());
+                    l.put("score", ls.score());
+                    legScores.put(leg.label(), l);
+                }
+            }
+            h.put("legs", legScores);
+            h.put("metadata", m);
+            h.put("listMetadata", hit.listMetadata());
+            h.put("snippet", String.join("\n", snippet(hit.text(), query)));
+            h.put("text", hit.text());
+            hits.add(h);
+        }
+        root.put("hits", hits);
+        return root;
+    }
+
+    static void printJson(PrintStream out, Map<String, Object> doc) {
+        try {
+            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write JSON: " + e.getMessage(), e);
+        }
+    }
+
+    private static Integer intOrNull(String s) {
+        if (s == null) {
+            return null;
+        }
+        try {
+            return Integer.valueOf(s);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,396 @@
+package dev.neuraltext.examples.cli;
+
+import dev.neuraltext.NeuralTextException;
+import dev.neuraltext.encode.Embedder;
+import dev.neuraltext.ingest.ChunkSink;
+import dev.neuraltext.ingest.DirectoryIngestor;
+import dev.neuraltext.ingest.IncrementalIndexer;
+import dev.neuraltext.ingest.IndexManifest;
+import dev.neuraltext.ingest.IndexUpdate;
+import dev.neuraltext.ingest.SkipReason;
+import dev.neuraltext.filter.PayloadFilter;
+import dev.neuraltext.retrieve.HybridCaseRetriever;
+import dev.neuraltext.qdrant.QdrantCaseStore;
+import dev.neuraltext.store.CaseStore;
+import dev.neuraltext.store.CorruptIndexException;
+import dev.neuraltext.store.InMemoryCaseStore;
+import dev.neuraltext.store.IndexFingerprint;
+import dev.neuraltext.store.IndexMismatchException;
+import dev.neuraltext.store.IndexNotFoundException;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/** Opening, updating and saving the on-disk index the CLI commands share. */
+final class IndexSession implements AutoCloseable {
+
+    /** The index folder inside an indexed folder, by default. */
+    static final String DEFAULT_INDEX_DIR = ".neural-text";
+    /** The per-file manifest, next to the store's files. */
+    static final String MANIFEST_FILE = "files.tsv";
+
+    final Path indexDir;
+    final CaseStore store;
+    final HybridCaseRetriever retriever;
+    final Embedder embedder;
+    /** "host:port/collection" when the store is Qdrant, else null. */
+    final String qdrantLabel;
+
+    private IndexSession(Path indexDir, CaseStore store, Embedder embedder) {
+        this(indexDir, store, embedder, null);
+    }
+
+    private IndexSession(Path indexDir, CaseStore store, Embedder embedder, String qdrantLabel) {
+        this.qdrantLabel = qdrantLabel;
+        this.indexDir = indexDir;
+        this.store = store;
+        this.embedder = embedder;
+        HybridCaseRetriever.Builder b = HybridCaseRetriever.builder(store);
+        if (embedder != null) {
+            b.embedder(embedder);
+        }
+        this.retriever = b.build();
+    }
+
+    @Override
+    public void close() {
+        try {
+            store.close();
+        } finally {
+            DenseModel.close(embedder);
+        }
+    }
+
+    /** Where a Qdrant collection lives: {@code --qdrant host[:port]} and {@code --collection}. */
+    record QdrantTarget(String host, int port, String collection) {
+        static QdrantTarget parse(String spec, String collection) {
+            if (spec == null) {
+                return null;
+            }
+            String host = spec.strip();
+            int port = 6334;
+            int colon = host.lastIndexOf(':');
+            if (colon >= 0) {
+                try {
+                    port = Integer.parseInt(host.substring(colon + 1));
+                } catch (NumberFormatException e) {
+                    throw new CliException(CliException.USAGE, "--qdrant expects host:port, got '" + spec + "'");
+                }
+                host = host.substring(0, colon);
+            }
+            if (host.isEmpty() || port < 1 || port > 65535) {
+                throw new CliException(CliException.USAGE, "--qdrant expects host:port, got '" + spec + "'");
+            }
+            if (collection == null || collection.isBlank()) {
+                throw new CliException(CliException.USAGE, "--collection must not be blank");
+            }
+            return new QdrantTarget(host, port, collection.strip());
+        }
+
+        CaseStore connect(Embedder embedder) {
+            try {
+                return QdrantCaseStore.builder().host(host, port).collection(collection)
+                        .denseDimension(embedder == null ? 0 : embedder.dimension()).build();
+            } catch (NeuralTextException | IllegalStateException e) {
+                throw new CliException(CliException.INDEX, "cannot use the Qdrant collection '" + collection + "' at "
+                        + host + ":" + port + ": " + e.getMessage()
+                        + (embedder != null ? " (a collection indexed with --no-dense needs --no-dense here too)" : ""));
+            }
+        }
+
+        String label() {
+            return host + ":" + port + "/" + collection;
+        }
+    }
+
+    /** Options of the {@code index} and {@code demo} commands. */
+    record IndexOptions(List<String> includes, List<String> excludes, boolean withTests, boolean dense,
+            long maxFileBytes) {
+    }
+
+    /** The outcome of {@link #index}. */
+    record Indexed(IndexSession session, IndexUpdate update, boolean rebuilt, String rebuildReason, long nanos) {
+    }
+
+    /** Builds or updates the index of {@code folder} in {@code indexDir}; prints progress on {@code err}. */
+    static Indexed index(Path folder, Path indexDir, IndexOptions options, PrintStream err, boolean terminal) {
+        return index(folder, indexDir, options, null, err, terminal);
+    }
+
+    /** As above; with a Qdrant target the chunks go to its collection and only the file manifest is kept locally. */
+    static Indexed index(Path folder, Path indexDir, IndexOptions options, QdrantTarget qdrant, PrintStream err,
+            boolean terminal) {
+        if (!Files.exists(folder)) {
+            throw new CliException(CliException.USAGE, "folder not found: " + folder);
+        }
+        if (!Files.isDirectory(folder)) {
+            throw new CliException(CliException.USAGE, "not a folder: " + folder);
+        }
+        long start = System.nanoTime();
+        DirectoryIngestor ingestor;
+        try {
+            ingestor = DirectoryIngestor.builder(folder).include(options.includes()).exclude(options.excludes())
+                    .withTests(options.withTests()).maxFileBytes(options.maxFileBytes()).build();
+        } catch (IllegalArgumentException e) {
+            throw new CliException(CliException.USAGE, e.getMessage());
+        }
+        Embedder embedder = options.dense() ? DenseModel.loadOrNull(err) : null;
+        if (qdrant != null) {
+            return indexIntoQdrant(ingestor, indexDir, qdrant, embedder, err, terminal, start);
+        }
+        InMemoryCaseStore.Builder config = InMemoryCaseStore.builder();
+        IndexFingerprint expected = embedder == null ? config.fingerprint() : config.fingerprint().withDense(embedder);
+        Path manifestFile = indexDir.resolve(MANIFEST_FILE);
+
+        InMemoryCaseStore store = null;
+        IndexManifest manifest = null;
+        String rebuildReason = null;
+        if (InMemoryCaseStore.exists(indexDir)) {
+            try {
+                store = config.load(indexDir, expected);
+                manifest = IndexManifest.load(manifestFile).orElse(null);
+                if (manifest == null) {
+                    rebuildReason = "the file manifest is missing";
+                } else if (manifest.chunkCount() != store.count(PayloadFilter.all())) {
+                    rebuildReason = "the file manifest does not match the index (" + manifest.chunkCount()
+                            + " vs " + store.count(PayloadFilter.all()) + " chunks)";
+                }
+            } catch (IndexMismatchException e) {
+                rebuildReason = "it was built with other settings: " + String.join("; ", e.differences());
+            } catch (CorruptIndexException e) {
+                rebuildReason = "it is unreadable: " + e.getMessage();
+            } catch (NeuralTextException e) {
+                rebuildReason = e.getMessage();
+            }
+            if (rebuildReason != null) {
+                err.println("note: rebuilding the index in " + indexDir + " because " + rebuildReason);
+                store = null;
+                manifest = null;
+            }
+        }
+        boolean rebuilt = store == null;
+        if (store == null) {
+            store = config.build();
+            manifest = IndexManifest.empty("");
+        }
+        IndexSession session = new IndexSession(indexDir, store, embedder);
+        Progress progress = new Progress(err, terminal);
+        IndexUpdate update;
+        try {
+            update = IncrementalIndexer.builder(ingestor).batchSize(64).progress(progress::report).build()
+                    .update(manifest, ChunkSink.of(session.retriever::index, session.retriever::delete));
+        } finally {
+            progress.done();
+        }
+        if (rebuilt || update.changed()) {
+            store.save(indexDir, session.retriever.fingerprint());
+            update.manifest().save(manifestFile);
+        }
+        return new Indexed(session, update, rebuilt && rebuildReason != null, rebuildReason,
+                System.nanoTime() - start);
+    }
+
+    private static Indexed indexIntoQdrant(DirectoryIngestor ingestor, Path indexDir, QdrantTarget qdrant,
+            Embedder embedder, PrintStream err, boolean terminal, long start) {
+        CaseStore store = qdrant.connect(embedder);
+        IndexSession session = new IndexSession(indexDir, store, embedder, qdrant.label());
+        Path manifestFile = indexDir.resolve("files-qdrant-" + qdrant.collection().replaceAll("[^A-Za-z0-9_.-]", "_")
+                + (embedder == null ? "" : "-dense") + ".tsv");
+        IndexManifest manifest = IndexManifest.load(manifestFile).orElse(null);
+        long count = store.count(PayloadFilter.all());
+        String rebuildReason = null;
+        if (manifest == null && count > 0) {
+            rebuildReason = "no local file manifest describes its " + count + " chunks";
+        } else if (manifest != null && manifest.chunkCount() != count) {
+            rebuildReason = "the local file manifest does not match it (" + manifest.chunkCount() + " vs " + count
+                    + " chunks)";
+        }
+        if (rebuildReason != null) {
+            err.println("note: rebuilding the collection '" + qdrant.collection() + "' because " + rebuildReason);
+            session.retriever.deleteWhere(PayloadFilter.all());
+            manifest = null;
+        }
+        Progress progress = new Progress(err, terminal);
+        IndexUpdate update;
+        try {
+            update = IncrementalIndexer.builder(ingestor).batchSize(64).progress(progress::report).build()
+                    .update(manifest == null ? IndexManifest.empty("") : manifest,
+                            ChunkSink.of(session.retriever::index, session.retriever::delete));
+        } finally {
+            progress.done();
+        }
+        update.manifest().save(manifestFile);
+        return new Indexed(session, update, rebuildReason != null, rebuildReason, System.nanoTime() - start);
+    }
+
+    /** Opens a Qdrant collection for searching; the dense leg runs when the model loads and {@code wantDense}. */
+    static IndexSession openQdrant(QdrantTarget qdrant, boolean wantDense, PrintStream err) {
+        Embedder embedder = wantDense ? DenseModel.loadOrNull(err) : null;
+        try {
+            return new IndexSession(Path.of("."), qdrant.connect(embedder), embedder, qdrant.label());
+        } catch (RuntimeException e) {
+            DenseModel.close(embedder);
+            throw e;
+        }
+    }
+
+    /**
+     * Opens the index in {@code indexDir} for searching. Loads the dense model when the index has dense vectors and
+     * {@code wantDense}; when it cannot be loaded, searches with BM25 alone (said on {@code err}).
+     */
+    static IndexSession open(Path indexDir, boolean wantDense, PrintStream err) {
+        if (!Files.isDirectory(indexDir) || !InMemoryCaseStore.exists(indexDir)) {
+            throw new CliException(CliException.INDEX, "no index in " + indexDir
+                    + ": build one with `neural-text index <folder>` (or pass --index <dir>)");
+        }
+        IndexFingerprint onDisk;
+        try {
+            onDisk = InMemoryCaseStore.readFingerprint(indexDir);
+        } catch (NeuralTextException e) {
+            throw new CliException(CliException.INDEX, "the index in " + indexDir + " is unreadable ("
+                    + e.getMessage() + "): rebuild it with `neural-text index <folder>`");
+        }
+        Embedder embedder = null;
+        if (wantDense && !onDisk.denseModel().isEmpty()) {
+            embedder = DenseModel.loadOrNull(err);
+            if (embedder != null && (!embedder.modelId().equals(onDisk.denseModel())
+                    || embedder.dimension() != onDisk.denseDimension())) {
+                String have = embedder.modelId() + "' (" + embedder.dimension() + ")";
+                DenseModel.close(embedder);
+                throw new CliException(CliException.INDEX, "the index in " + indexDir + " was built with the model '"
+                        + onDisk.denseModel() + "' (" + onDisk.denseDimension() + "), this build has '" + have
+                        + ": re-run `neural-text index <folder>` to rebuild it, or search with --no-dense");
+            }
+        }
+        InMemoryCaseStore.Builder config = InMemoryCaseStore.builder();
+        // the dense part of the fingerprint is the index's own: without the model we still search its BM25 leg
+        IndexFingerprint expected = config.fingerprint();
+        if (!onDisk.denseModel().isEmpty()) {
+            expected = expected.withDense(onDisk.denseModel(), onDisk.denseDimension());
+        }
+        if (!onDisk.sparseModel().isEmpty()) {
+            expected = expected.withSparse(onDisk.sparseModel());
+        }
+        try {
+            return new IndexSession(indexDir, config.load(indexDir, expected), embedder);
+        } catch (IndexMismatchException e) {
+            DenseModel.close(embedder);
+            throw new CliException(CliException.INDEX, "the index in " + indexDir + " was built with other settings ("
+                    + String.join("; ", e.differences()) + "): rebuild it with `neural-text index <folder>`");
+        } catch (IndexNotFoundException | CorruptIndexException e) {
+            DenseModel.close(embedder);
+            throw new CliException(CliException.INDEX, "the index in " + indexDir + " is unreadable ("
+                    + e.getMessage() + "): rebuild it with `neural-text index <folder>`");
+        }
+    }
+
+    /** Prints what an index run did. */
+    static void printSummary(PrintStream out, Path folder, Indexed r) {
+        IndexUpdate u = r.update();
+        IndexManifest m = u.manifest();
+        double secs = r.nanos() / 1e9;
+        out.printf(Locale.ROOT, "Indexed %s into %s%n", folder, r.session().qdrantLabel != null
+                ? "Qdrant " + r.session().qdrantLabel + " (file manifest in " + r.session().indexDir + ")"
+                : r.session().indexDir);
+        out.printf(Locale.ROOT, "  files:   %d (%s); %d added, %d modified, %d deleted, %d unchanged%n",
+                m.files().size(), counts(m.filesByLanguage()), u.filesAdded(), u.filesModified(), u.filesDeleted(),
+                u.filesUnchanged());
+        out.printf(Locale.ROOT, "  chunks:  %d (%s); %d indexed now, %d deleted%n", m.chunkCount(),
+                counts(m.chunksBySymbolType()), u.chunksUpserted(), u.chunksDeleted());
+        Map<String, Integer> skipped = u.scan().skippedByReason().entrySet().stream().collect(Collectors.toMap(
+                e -> e.getKey().label(), Map.Entry::getValue, Integer::sum, java.util.LinkedHashMap::new));
+        int skippedTotal = skipped.values().stream().mapToInt(Integer::intValue).sum();
+        out.printf(Locale.ROOT, "  skipped: %d%s%n", skippedTotal, skippedTotal == 0 ? "" : " (" + counts(skipped) + ")");
+        long escaping = u.scan().skippedByReason().getOrDefault(SkipReason.OUTSIDE_ROOT, 0);
+        if (escaping > 0) {
+            u.scan().skipped().stream().filter(s -> s.reason() == SkipReason.OUTSIDE_ROOT).limit(5).forEach(s ->
+                    out.printf(Locale.ROOT, "           refused %s -> %s%n", s.path(), s.detail()));
+        }
+        out.printf(Locale.ROOT, "  dense:   %s%n", r.session().embedder == null ? "off (BM25 only)"
+                : r.session().embedder.modelId() + " (" + r.session().embedder.dimension() + " dimensions)");
+        out.printf(Locale.ROOT, "  time:    %.1f s, %.0f chunks/s, %.0f files/s (chunks and files indexed now)%n",
+                secs, u.chunksUpserted() / Math.max(secs, 1e-9), (u.filesAdded() + u.filesModified())
+                        / Math.max(secs, 1e-9));
+        if (r.session().qdrantLabel == null) {
+            out.printf(Locale.ROOT, "  on disk: %s%n", humanBytes(sizeOf(r.session().indexDir)));
+        }
+    }
+
+    static String counts(Map<String, Integer> counts) {
+        return counts.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue())
+                .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", "));
+    }
+
+    static long sizeOf(Path dir) {
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(Files::isRegularFile).mapToLong(p -> {
+                try {
+                    return Files.size(p);
+                } catch (IOException e) {
+                    return 0;
+                }
+            }).sum();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    static String humanBytes(long bytes) {
+        if (bytes < 1024) {
+            return bytes + " B";
+        }
+        if (bytes < 1024 * 1024) {
+            return String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0);
+        }
+        return String.format(Locale.ROOT, "%.1f MiB", bytes / (1024.0 * 1024));
+    }
+
+    /** A progress bar on a terminal, plain lines every few seconds otherwise. */
+    static final class Progress {
+        private final PrintStream err;
+        private final boolean terminal;
+        private long lastPrint = System.nanoTime();
+        private boolean drawn;
+
+        Progress(PrintStream err, boolean terminal) {
+            this.err = err;
+            this.terminal = terminal;
+        }
+
+        void report(IndexUpdate.Progress p) {
+            long now = System.nanoTime();
+            if (p.filesToIndex() == 0) {
+                return;
+            }
+            if (terminal) {
+                if (now - lastPrint < 100_000_000L && p.filesDone() < p.filesToIndex()) {
+                    return;
+                }
+                int width = 30;
+                int filled = (int) ((long) width * p.filesDone() / p.filesToIndex());
+                err.print("\r[" + "#".repeat(filled) + ".".repeat(width - filled) + "] " + p.filesDone() + "/"
+                        + p.filesToIndex() + " files, " + p.chunksDone() + " chunks");
+                err.flush();
+                drawn = true;
+            } else if (now - lastPrint >= 2_000_000_000L) {
+                err.println("indexing: " + p.filesDone() + "/" + p.filesToIndex() + " files, " + p.chunksDone()
+                        + " chunks");
+            } else {
+                return;
+            }
+            lastPrint = now;
+        }
+
+        void done() {
+            if (drawn) {
+                err.println();
+            }
+        }
+    }
+}

@@ -1,0 +1,313 @@
+package dev.neuraltext.examples.eval;
+
+import dev.neuraltext.encode.Embedder;
+import dev.neuraltext.encode.Reranker;
+import dev.neuraltext.encode.SparseEncoder;
+import dev.neuraltext.eval.BeirDataset;
+import dev.neuraltext.eval.EvalDataset;
+import dev.neuraltext.eval.EvalDocument;
+import dev.neuraltext.eval.EvalQuery;
+import dev.neuraltext.eval.EvalRun;
+import dev.neuraltext.eval.EvalRunner;
+import dev.neuraltext.eval.HeadToHead;
+import dev.neuraltext.eval.MetricSuite;
+import dev.neuraltext.eval.QueryResult;
+import dev.neuraltext.ingest.ChunkInput;
+import dev.neuraltext.onnx.OnnxEmbedder;
+import dev.neuraltext.retrieve.HybridCaseRetriever;
+import dev.neuraltext.search.Leg;
+import dev.neuraltext.search.SearchHit;
+import dev.neuraltext.search.SearchRequest;
+import dev.neuraltext.search.SearchResponse;
+import dev.neuraltext.store.InMemoryCaseStore;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Runs an evaluation: loads the dataset, indexes it once into neural-text (all configured legs) and into each peer,
+ * runs every technique and peer over every query (after a warm-up), and assembles an {@link EvalReport}. Not
+ * thread-safe; one run per instance.
+ */
+final class EvalHarness {
+
+    private final EvalSettings settings;
+    private final ProgressBar progress;
+    private final PrintStream log;
+    private final List<AutoCloseable> owned = new ArrayList<>();
+
+    EvalHarness(EvalSettings settings, ProgressBar progress, PrintStream log) {
+        this.settings = settings;
+        this.progress = progress;
+        this.log = log;
+    }
+
+    EvalReport run() {
+        try {
+            return doRun();
+        } finally {
+            for (AutoCloseable c : owned) {
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    log.println("warning: closing " + c + " failed: " + e);
+                }
+            }
+        }
+    }
+
+    private EvalReport doRun() {
+        Instant started = Instant.now();
+        EvalDataset dataset = BeirDataset.loader(settings.dataset()).split(settings.split()).load();
+        log.println(dataset.summary());
+        dataset.warnings().forEach(w -> log.println("warning: " + w));
+        MetricSuite suite = MetricSuite.withK(settings.k());
+        EvalRunner runner = EvalRunner.builder().metrics(suite).build();
+
+        // ---- neural-text: one index, every configured leg
+        Embedder embedder = null;
+        EmbeddingCache cache = null;
+        if (settings.dense()) {
+            OnnxEmbedder onnx = OnnxEmbedder.allMiniLmL6V2();
+            owned.add(onnx);
+            cache = new EmbeddingCache(onnx, settings.cacheDir());
+            embedder = cache;
+        }
+        SparseEncoder sparse = settings.spladeModel() == null ? null : OptionalModels.splade(settings.spladeModel(), owned);
+        Reranker reranker = settings.rerankerModel() == null ? null
+                : OptionalModels.reranker(settings.rerankerModel(), owned);
+        HybridCaseRetriever.Builder rb = HybridCaseRetriever.builder(InMemoryCaseStore.create());
+        if (embedder != null) {
+            rb.embedder(embedder);
+        }
+        if (sparse != null) {
+            rb.sparseEncoder(sparse);
+        }
+        if (reranker != null) {
+            rb.reranker(reranker);
+        }
+        HybridCaseRetriever retriever = rb.build();
+        Set<Leg> legs = EnumSet.copyOf(retriever.availableLegs());
+        List<Technique> techniques = selectTechniques(legs, reranker != null);
+
+        List<EvalReport.Indexing> indexing = new ArrayList<>();
+        List<TechniqueResult> results = new ArrayList<>();
+        if (!techniques.isEmpty()) {
+            List<EvalDocument> docs = dataset.documents();
+            progress.start("indexing neural-text", docs.size());
+            long t0 = System.nanoTime();
+            int batch = 256;
+            for (int from = 0; from < docs.size(); from += batch) {
+                List<ChunkInput> chunks = new ArrayList<>();
+                for (int i = from; i < Math.min(docs.size(), from + batch); i++) {
+                    chunks.add(docs.get(i).toChunkInput());
+                }
+                retriever.index(chunks);
+                progress.update(Math.min(docs.size(), from + batch));
+            }
+            double secs = (System.nanoTime() - t0) / 1e9;
+            progress.finish();
+            String note = "legs " + legs + (cache == null ? "" : "; " + cache.hits()
+                    + " document embeddings from the cache, " + cache.misses() + " computed");
+            if (cache != null) {
+                cache.flush();
+            }
+            indexing.add(new EvalReport.Indexing("neural-text", docs.size(), secs, note));
+
+            Map<String, TechniqueResult> byName = new HashMap<>();
+            for (Technique t : techniques) {
+                TechniqueResult r = runTechnique(dataset, runner, retriever, t);
+                results.add(r);
+                byName.put(t.name(), r);
+            }
+            for (int i = 0; i < results.size(); i++) {
+                Technique t = techniques.get(i);
+                if (t.adaptive()) {
+                    TechniqueResult fixed = byName.get(t.fixedCutName());
+                    results.set(i, results.get(i).withAdaptive(AdaptiveStats.of(dataset, results.get(i).run(),
+                            fixed == null ? null : fixed.run(), settings.k())));
+                }
+            }
+        }
+
+        // ---- peers
+        Map<String, TechniqueResult> peerResults = new LinkedHashMap<>();
+        for (String name : settings.peers()) {
+            Peer peer = switch (name) {
+                case "lucene-standard" -> LucenePeer.standard();
+                case "lucene-wdgf" -> LucenePeer.wordDelimiter();
+                default -> new MiniLmPeer(settings.cacheDir());
+            };
+            owned.add(peer);
+            progress.start("indexing " + name, dataset.documents().size());
+            long t0 = System.nanoTime();
+            peer.index(dataset.documents(), progress);
+            double secs = (System.nanoTime() - t0) / 1e9;
+            progress.finish();
+            indexing.add(new EvalReport.Indexing(name, dataset.documents().size(), secs, peer.indexNote()));
+            TechniqueResult r = runPeer(dataset, runner, peer);
+            peerResults.put(name, r);
+            results.add(r);
+        }
+        TechniqueResult wdgf = peerResults.get("lucene-wdgf");
+        TechniqueResult minilm = peerResults.get("langchain4j-minilm");
+        if (wdgf != null && minilm != null) {
+            results.add(peerRrf(dataset, runner, wdgf, minilm));
+        }
+
+        // ---- head to head against the baseline
+        List<HeadToHead.Result> h2h = new ArrayList<>();
+        TechniqueResult baseline = null;
+        for (TechniqueResult r : results) {
+            if (r.name().equals(settings.baseline())) {
+                baseline = r;
+            }
+        }
+        if (baseline == null && !results.isEmpty()) {
+            baseline = results.get(0);
+        }
+        HeadToHead test = HeadToHead.on(suite.ndcg());
+        for (TechniqueResult r : results) {
+            if (r != baseline) {
+                h2h.add(test.compare(r.run(), baseline.run()));
+            }
+        }
+
+        Map<String, Object> meta = new LinkedHashMap<>();
+        meta.put("dataset", dataset.name());
+        meta.put("datasetPath", settings.dataset().toAbsolutePath().normalize().toString());
+        meta.put("split", settings.split());
+        meta.put("documents", dataset.documents().size());
+        meta.put("queries", dataset.queries().size());
+        meta.put("excludedQueries", dataset.excludedQueries().size());
+        meta.put("judgments", dataset.qrels().size());
+        meta.put("warnings", dataset.warnings());
+        meta.put("gitCommit", GitInfo.commit());
+        meta.put("cores", Runtime.getRuntime().availableProcessors());
+        meta.put("java", System.getProperty("java.version"));
+        meta.put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
+        meta.put("date", started.truncatedTo(ChronoUnit.SECONDS).toString());
+        meta.put("durationSeconds", Math.round((Instant.now().toEpochMilli() - started.toEpochMilli()) / 100.0) / 10.0);
+        meta.put("k", settings.k());
+        meta.put("depth", settings.depth());
+        meta.put("warmupQueries", settings.warmup());
+        meta.put("sliceBy", settings.sliceBy());
+        meta.put("baseline", baseline == null ? null : baseline.name());
+        meta.put("legs", legs.stream().map(Leg::label).toList());
+        meta.put("denseModel", embedder == null ? null : embedder.modelId());
+        meta.put("sparseModel", sparse == null ? null : sparse.modelId());
+        meta.put("rerankerModel", reranker == null ? null : reranker.modelId());
+        meta.put("alpha", settings.alpha());
+        return new EvalReport(dataset, settings, suite, meta, indexing, results, h2h);
+    }
+
+    private List<Technique> selectTechniques(Set<Leg> legs, boolean hasReranker) {
+        if (settings.techniques().isEmpty()) {
+            return Technique.all(legs, hasReranker, settings.alpha());
+        }
+        List<Technique> out = new ArrayList<>();
+        for (String name : settings.techniques()) {
+            if (name.equalsIgnoreCase("none")) {
+                continue;
+            }
+            out.add(Technique.parse(name, legs, hasReranker, settings.alpha()));
+        }
+        return out;
+    }
+
+    private TechniqueResult runTechnique(EvalDataset dataset, EvalRunner runner, HybridCaseRetriever retriever,
+            Technique t) {
+        List<EvalQuery> queries = dataset.queries();
+        int limit = t.adaptive() ? settings.k() : settings.depth();
+        for (int i = 0; i < Math.min(settings.warmup(), queries.size()); i++) {
+            retriever.search(request(t, queries.get(i).text(), limit));
+        }
+        boolean encodes = t.legs().contains(Leg.DENSE) || t.legs().contains(Leg.SPARSE);
+        progress.start(t.name(), queries.size());
+        List<QueryResult> results = new ArrayList<>(queries.size());
+        long[] total = new long[queries.size()];
+        long[] encoding = new long[queries.size()];
+        for (int i = 0; i < queries.size(); i++) {
+            EvalQuery q = queries.get(i);
+            long start = System.nanoTime();
+            SearchResponse response = retriever.search(request(t, q.text(), limit));
+            total[i] = System.nanoTime() - start;
+            encoding[i] = encodes ? response.timings().queryEncoding().toNanos() : 0;
+            List<String> ids = new ArrayList<>(response.hits().size());
+            for (SearchHit h : response.hits()) {
+                ids.add(h.id());
+            }
+            results.add(runner.score(dataset, q, ids, total[i]));
+            progress.update(i + 1);
+        }
+        progress.finish();
+        EvalRun run = new EvalRun(t.name(), dataset.name(), runner.suite(), results);
+        return new TechniqueResult(t.name(), TechniqueResult.NEURAL_TEXT, "neural-text: " + t.description(settings.alpha()),
+                run, total, encoding, null);
+    }
+
+    private static SearchRequest request(Technique t, String text, int limit) {
+        return SearchRequest.builder(text).limit(limit).legs(t.legs()).fusion(t.fusion()).rerank(t.rerank())
+                .adaptive(t.adaptive()).build();
+    }
+
+    private TechniqueResult runPeer(EvalDataset dataset, EvalRunner runner, Peer peer) {
+        List<EvalQuery> queries = dataset.queries();
+        for (int i = 0; i < Math.min(settings.warmup(), queries.size()); i++) {
+            peer.search(queries.get(i).text(), settings.depth());
+        }
+        progress.start(peer.name(), queries.size());
+        List<QueryResult> results = new ArrayList<>(queries.size());
+        long[] total = new long[queries.size()];
+        long[] encoding = new long[queries.size()];
+        for (int i = 0; i < queries.size(); i++) {
+            EvalQuery q = queries.get(i);
+            long start = System.nanoTime();
+            Peer.Ranking ranking = peer.search(q.text(), settings.depth());
+            total[i] = System.nanoTime() - start;
+            encoding[i] = ranking.encodingNanos();
+            results.add(runner.score(dataset, q, ranking.ids(), total[i]));
+            progress.update(i + 1);
+        }
+        progress.finish();
+        return new TechniqueResult(peer.name(), TechniqueResult.PEER, peer.description(),
+                new EvalRun(peer.name(), dataset.name(), runner.suite(), results), total, encoding, null);
+    }
+
+    /** RRF (k = 60) of two peers' rankings; its latency is the sum of theirs (run one after the other). */
+    private TechniqueResult peerRrf(EvalDataset dataset, EvalRunner runner, TechniqueResult a, TechniqueResult b) {
+        List<QueryResult> results = new ArrayList<>();
+        List<QueryResult> ra = a.run().results();
+        long[] total = new long[ra.size()];
+        long[] encoding = new long[ra.size()];
+        for (int i = 0; i < ra.size(); i++) {
+            QueryResult x = ra.get(i);
+            QueryResult y = b.run().result(x.query().id());
+            Map<String, Double> scores = new LinkedHashMap<>();
+            for (List<String> ranked : List.of(x.ranked(), y.ranked())) {
+                for (int r = 0; r < ranked.size(); r++) {
+                    scores.merge(ranked.get(r), 1.0 / (60 + r + 1), Double::sum);
+                }
+            }
+            List<Map.Entry<String, Double>> entries = new ArrayList<>(scores.entrySet());
+            entries.sort((e1, e2) -> Double.compare(e2.getValue(), e1.getValue()));
+            List<String> ids = new ArrayList<>();
+            for (int r = 0; r < Math.min(settings.depth(), entries.size()); r++) {
+                ids.add(entries.get(r).getKey());
+            }
+            total[i] = a.totalNanos()[i] + b.totalNanos()[i];
+            encoding[i] = a.encodingNanos()[i] + b.encodingNanos()[i];
+            results.add(runner.score(dataset, x.query(), ids, total[i]));
+        }
+        return new TechniqueResult("peers-rrf", TechniqueResult.PEER, "RRF (k = 60) of " + a.name() + " and "
+                + b.name(), new EvalRun("peers-rrf", dataset.name(), runner.suite(), results), total, encoding, null);
+    }
+}

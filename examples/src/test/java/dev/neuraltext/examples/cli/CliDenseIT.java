@@ -1,0 +1,39 @@
+package dev.neuraltext.examples.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The CLI with its default dense leg (all-MiniLM-L6-v2 from the classpath): slow, so a Failsafe test. */
+class CliDenseIT {
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void indexAndSearchWithTheDenseLegThenRebuildWhenTheModelChanges() throws IOException {
+        Path root = CliFixture.tree(tmp.resolve("proj"));
+        Path idx = root.resolve(".neural-text");
+        CliFixture.Result index = CliFixture.run("index", root.toString());
+        assertThat(index.exitCode()).as(index.err()).isZero();
+        assertThat(index.out()).contains("dense:   all-MiniLM-L6-v2");
+
+        // no shared words with the code: the dense leg has to find it
+        CliFixture.Result search = CliFixture.run("search", "pause length before the next try", "--index",
+                idx.toString(), "--json", "--limit", "3");
+        assertThat(search.exitCode()).as(search.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(search.out());
+        assertThat(json.get("legs").toString()).isEqualTo("[\"bm25\",\"dense\"]");
+        assertThat(json.get("hits").get(0).get("legs").has("dense")).isTrue();
+
+        // a BM25-only run over a dense index is another configuration: the index is rebuilt, and says why
+        CliFixture.Result bm25 = CliFixture.run("index", root.toString(), "--no-dense");
+        assertThat(bm25.exitCode()).as(bm25.err()).isZero();
+        assertThat(bm25.err()).contains("rebuilding the index").contains("dense model");
+    }
+}

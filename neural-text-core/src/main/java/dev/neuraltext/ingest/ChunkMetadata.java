@@ -1,0 +1,50 @@
+package dev.neuraltext.ingest;
+
+/**
+ * The metadata keys and BM25 field names the chunkers write, shared by the stores' payload indexes and the evaluation
+ * harness. Line numbers are canonical integers as strings, so {@code range} filters work on them.
+ */
+public final class ChunkMetadata {
+
+    private ChunkMetadata() {
+    }
+
+    /** Path relative to the indexed root, forward slashes. */
+    public static final String PATH = "path";
+    /** {@code java}, {@code markdown}, {@code text}, or a file-type name such as {@code xml}. */
+    public static final String LANGUAGE = "language";
+    /** Java package, "" for the default package (absent for non-Java chunks). */
+    public static final String PACKAGE = "package";
+    /** Enclosing class, nested as {@code Outer.Inner}. */
+    public static final String CLASS_NAME = "className";
+    /** The symbol or heading the chunk is about, e.g. {@code Outer.Inner.method} or a Markdown heading. */
+    public static final String SYMBOL = "symbol";
+    /** {@code type}, {@code method}, {@code constructor}, {@code field}, {@code section} or {@code text}. */
+    public static final String SYMBOL_TYPE = "symbolType";
+    /** A method's or type's declaration, e.g. {@code public int add(int a, int b)}. */
+    public static final String SIGNATURE = "signature";
+    /** First line of the chunk (1-based), canonical integer. */
+    public static final String START_LINE = "startLine";
+    /** Last line of the chunk (1-based, inclusive), canonical integer. */
+    public static final String END_LINE = "endLine";
+    /** {@code code} or {@code doc}. */
+    public static final String TYPE = "type";
+    /** For Markdown: the heading path, {@code Guide > Install > Linux}. */
+    public static final String SECTION = "section";
+    /** List metadata from front matter. */
+    public static final String TAGS = "tags";
+
+    /** BM25 field: the symbol or heading. */
+    public static final String FIELD_NAME = "name";
+    /** BM25 field: the declaration. */
+    public static final String FIELD_SIGNATURE = "signature";
+    /** BM25 field: Javadoc or doc comment. */
+    public static final String FIELD_DOC = "doc";
+    /** BM25 field: the code or prose. */
+    public static final String FIELD_BODY = "body";
+
+    /** {@link #TYPE} value of source code chunks. */
+    public static final String TYPE_CODE = "code";
+    /** {@link #TYPE} value of documentation and prose chunks. */
+    public static final String TYPE_DOC = "doc";
+}

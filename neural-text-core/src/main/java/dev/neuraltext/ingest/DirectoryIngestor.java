@@ -1,0 +1,443 @@
+package dev.neuraltext.ingest;
+
+import dev.neuraltext.NonRetriableNeuralTextException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Walks a folder and turns its files into chunks: Java with {@link JavaSourceChunker}, Markdown with
+ * {@link MarkdownChunker}, other text files (text, XML, YAML, properties, scripts, other languages) with
+ * {@link PlainTextChunker}.
+ *
+ * <p>What it skips, each counted by {@link SkipReason}: hidden files and directories ({@code .git}, {@code .idea},
+ * the index folder {@code .neural-text}); anything a {@code .gitignore} in the tree ignores (see the supported subset
+ * on {@code GitIgnore}: patterns, {@code !} negation, directory-only rules, nested files); exclude globs and, when
+ * include globs are given, files matching none of them; test sources unless {@link Builder#withTests(boolean)}
+ * ({@link #DEFAULT_TEST_PATTERNS}); files of unknown type; files over the size limit (default 1 MiB); binary files
+ * (NUL bytes in the first 8 KiB); symbolic links (those escaping the root are refused and logged; those inside are
+ * skipped, their targets being indexed under their own path).
+ *
+ * <p>Globs: a pattern without {@code /} matches a name at any depth ({@code *.md}, {@code generated}), one with
+ * {@code /} the path relative to the root ({@code src/main/**}); {@code **} crosses directories, {@code {a,b}}
+ * alternates.
+ *
+ * <p>Chunk metadata gets {@code path} (relative, forward slashes) and {@code language}. Immutable and safe for
+ * concurrent use; the file system is read at each call.
+ */
+public final class DirectoryIngestor {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DirectoryIngestor.class);
+
+    /** Default size limit per file: 1 MiB. */
+    public static final long DEFAULT_MAX_FILE_BYTES = 1L << 20;
+
+    /** Test sources, excluded by default. */
+    public static final List<String> DEFAULT_TEST_PATTERNS = List.of(
+            "**/src/test/**", "**/src/it/**", "**/src/testFixtures/**", "**/test/**", "**/tests/**",
+            "**/__tests__/**", "*Test.java", "*Tests.java", "*IT.java", "*TestCase.java", "*_test.go", "test_*.py",
+            "*_test.py", "*.test.js", "*.test.ts", "*.spec.js", "*.spec.ts");
+
+    private static final Map<String, String> LANGUAGE_BY_EXTENSION = languages();
+    private static final Map<String, String> LANGUAGE_BY_NAME = Map.of(
+            "readme", "text", "license", "text", "notice", "text", "changelog", "text", "contributing", "text",
+            "dockerfile", "dockerfile", "makefile", "makefile");
+    private static final int BINARY_PROBE = 8192;
+
+    private final Path root;
+    private final Path realRoot;
+    private final List<Glob> includes;
+    private final List<Glob> excludes;
+    private final List<Glob> tests;
+    private final boolean withTests;
+    private final boolean gitignore;
+    private final long maxFileBytes;
+    private final JavaSourceChunker javaChunker;
+    private final MarkdownChunker markdownChunker;
+    private final PlainTextChunker textChunker;
+
+    private DirectoryIngestor(Builder b) throws IOException {
+        this.root = b.root.toAbsolutePath().normalize();
+        if (!Files.isDirectory(root)) {
+            throw new IllegalArgumentException("root must be an existing directory, got " + b.root);
+        }
+        this.realRoot = root.toRealPath();
+        this.includes = b.includes.stream().map(Glob::of).toList();
+        this.excludes = b.excludes.stream().map(Glob::of).toList();
+        this.tests = DEFAULT_TEST_PATTERNS.stream().map(Glob::of).toList();
+        this.withTests = b.withTests;
+        this.gitignore = b.gitignore;
+        this.maxFileBytes = b.maxFileBytes;
+        this.textChunker = b.textChunker;
+        this.javaChunker = new JavaSourceChunker(b.textChunker);
+        this.markdownChunker = b.markdownChunker;
+    }
+
+    /** A builder for the folder {@code root}. */
+    public static Builder builder(Path root) {
+        return new Builder(root);
+    }
+
+    /** The root folder, absolute and normalised. */
+    public Path root() {
+        return root;
+    }
+
+    /**
+     * Walks the tree: classifies every entry, reads and hashes every candidate file (to detect binaries and for
+     * incremental indexing).
+     *
+     * @throws NonRetriableNeuralTextException if the root cannot be listed
+     */
+    public ScanResult scan() {
+        List<SourceFile> files = new ArrayList<>();
+        List<SkippedFile> skipped = new ArrayList<>();
+        try {
+            walk(root, "", new ArrayList<>(), files, skipped);
+        } catch (IOException e) {
+            throw new NonRetriableNeuralTextException("cannot list " + root + ": " + e.getMessage(), e);
+        }
+        files.sort(java.util.Comparator.comparing(SourceFile::path));
+        return new ScanResult(files, skipped);
+    }
+
+    private void walk(Path dir, String rel, List<GitIgnore> ignores, List<SourceFile> files,
+            List<SkippedFile> skipped) throws IOException {
+        List<GitIgnore> scope = ignores;
+        if (gitignore) {
+            Path gi = dir.resolve(".gitignore");
+            if (Files.isRegularFile(gi, LinkOption.NOFOLLOW_LINKS)) {
+                try {
+                    scope = new ArrayList<>(ignores);
+                    scope.add(GitIgnore.parse(rel, Files.readString(gi, StandardCharsets.UTF_8)));
+                } catch (IOException | java.io.UncheckedIOException e) {
+                    LOG.warn("cannot read {}: {}", gi, e.toString());
+                }
+            }
+        }
+        List<Path> entries = new ArrayList<>();
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
+            for (Path p : stream) {
+                entries.add(p);
+            }
+        } catch (IOException e) {
+            if (dir.equals(root)) {
+                throw e;
+            }
+            skipped.add(new SkippedFile(rel + "/", SkipReason.UNREADABLE, e.toString()));
+            return;
+        }
+        entries.sort(java.util.Comparator.comparing(p -> p.getFileName().toString()));
+        for (Path p : entries) {
+            String name = p.getFileName().toString();
+            String path = rel.isEmpty() ? name : rel + "/" + name;
+            BasicFileAttributes attrs;
+            try {
+                attrs = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            } catch (IOException e) {
+                skipped.add(new SkippedFile(path, SkipReason.UNREADABLE, e.toString()));
+                continue;
+            }
+            boolean dirEntry = attrs.isDirectory();
+            String shown = dirEntry ? path + "/" : path;
+            if (name.startsWith(".")) {
+                skipped.add(new SkippedFile(shown, SkipReason.HIDDEN, ""));
+                continue;
+            }
+            if (attrs.isSymbolicLink()) {
+                skipped.add(symlink(p, path));
+                continue;
+            }
+            if (!dirEntry && !attrs.isRegularFile()) {
+                skipped.add(new SkippedFile(path, SkipReason.UNSUPPORTED_TYPE, "not a regular file"));
+                continue;
+            }
+            if (gitignore && GitIgnore.isIgnored(scope, path, dirEntry)) {
+                skipped.add(new SkippedFile(shown, SkipReason.GITIGNORED, ""));
+                continue;
+            }
+            Glob ex = firstMatch(excludes, path);
+            if (ex != null) {
+                skipped.add(new SkippedFile(shown, SkipReason.EXCLUDED, ex.pattern()));
+                continue;
+            }
+            if (!withTests) {
+                Glob t = firstMatch(tests, path);
+                if (t != null) {
+                    skipped.add(new SkippedFile(shown, SkipReason.TEST_SOURCE, t.pattern()));
+                    continue;
+                }
+            }
+            if (dirEntry) {
+                walk(p, path, scope, files, skipped);
+                continue;
+            }
+            if (!includes.isEmpty() && firstMatch(includes, path) == null) {
+                skipped.add(new SkippedFile(path, SkipReason.EXCLUDED, "matches no include pattern"));
+                continue;
+            }
+            String language = languageOf(name);
+            if (language == null) {
+                skipped.add(new SkippedFile(path, SkipReason.UNSUPPORTED_TYPE, ""));
+                continue;
+            }
+            if (attrs.size() > maxFileBytes) {
+                skipped.add(new SkippedFile(path, SkipReason.TOO_LARGE, attrs.size() + " bytes > " + maxFileBytes));
+                continue;
+            }
+            byte[] bytes;
+            try {
+                bytes = Files.readAllBytes(p);
+            } catch (IOException e) {
+                skipped.add(new SkippedFile(path, SkipReason.UNREADABLE, e.toString()));
+                continue;
+            }
+            if (isBinary(bytes)) {
+                skipped.add(new SkippedFile(path, SkipReason.BINARY, ""));
+                continue;
+            }
+            files.add(new SourceFile(path, p, language, bytes.length, sha256(bytes)));
+        }
+    }
+
+    private SkippedFile symlink(Path link, String path) {
+        try {
+            Path target = link.toRealPath();
+            if (!target.startsWith(realRoot)) {
+                LOG.warn("refused symlink {} -> {}: it escapes the root {}", path, target, realRoot);
+                return new SkippedFile(path, SkipReason.OUTSIDE_ROOT, target.toString());
+            }
+            return new SkippedFile(path, SkipReason.SYMLINK, realRoot.relativize(target).toString().replace('\\', '/'));
+        } catch (IOException e) {
+            return new SkippedFile(path, SkipReason.UNREADABLE, "broken symlink: " + e.getMessage());
+        }
+    }
+
+    private static Glob firstMatch(List<Glob> globs, String path) {
+        for (Glob g : globs) {
+            if (g.matches(path)) {
+                return g;
+            }
+        }
+        return null;
+    }
+
+    /** The language of a file name, or null when no chunker handles it. */
+    static String languageOf(String fileName) {
+        String lower = fileName.toLowerCase(Locale.ROOT);
+        int dot = lower.lastIndexOf('.');
+        if (dot > 0) {
+            return LANGUAGE_BY_EXTENSION.get(lower.substring(dot + 1));
+        }
+        return LANGUAGE_BY_NAME.get(lower);
+    }
+
+    /** Reads the file again and chunks it with the chunker for its language. */
+    public FileChunks chunk(SourceFile file) {
+        Objects.requireNonNull(file, "file");
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file.file());
+        } catch (IOException e) {
+            throw new NonRetriableNeuralTextException("cannot read " + file.path() + ": " + e.getMessage(), e);
+        }
+        String text = decode(bytes);
+        Map<String, String> meta = new LinkedHashMap<>();
+        meta.put(ChunkMetadata.PATH, file.path());
+        meta.put(ChunkMetadata.LANGUAGE, file.language());
+        ExtractionResult doc = new ExtractionResult(file.path(), text, meta, Map.of());
+        Chunker chunker = switch (file.language()) {
+            case "java" -> javaChunker;
+            case "markdown" -> markdownChunker;
+            default -> textChunker;
+        };
+        return new FileChunks(file, sha256(bytes), chunker.chunk(doc));
+    }
+
+    /**
+     * The chunks of one file.
+     *
+     * @param file        the file
+     * @param contentHash SHA-256 of the content that was chunked (may differ from the scan's if the file changed since)
+     * @param chunks      its chunks
+     */
+    public record FileChunks(SourceFile file, String contentHash, List<ChunkInput> chunks) {
+        public FileChunks {
+            Objects.requireNonNull(file, "file");
+            Objects.requireNonNull(contentHash, "contentHash");
+            chunks = List.copyOf(chunks);
+        }
+    }
+
+    /** A description of the chunking configuration, recorded in index manifests: a change re-chunks every file. */
+    public String chunkingConfiguration() {
+        return "chunkers-v1 " + textChunker + " " + markdownChunker;
+    }
+
+    static boolean isBinary(byte[] bytes) {
+        int n = Math.min(bytes.length, BINARY_PROBE);
+        for (int i = 0; i < n; i++) {
+            if (bytes[i] == 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** UTF-8, malformed input replaced, BOM dropped. */
+    static String decode(byte[] bytes) {
+        try {
+            String s = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPLACE)
+                    .onUnmappableCharacter(CodingErrorAction.REPLACE)
+                    .decode(ByteBuffer.wrap(bytes)).toString();
+            return s.startsWith("\uFEFF") ? s.substring(1) : s;
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new IllegalStateException("unreachable with REPLACE", e);
+        }
+    }
+
+    static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required on every JVM", e);
+        }
+    }
+
+    static String sha256(InputStream in) throws IOException {
+        return sha256(in.readAllBytes());
+    }
+
+    private static Map<String, String> languages() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("java", "java");
+        for (String e : List.of("md", "markdown", "mdx")) {
+            m.put(e, "markdown");
+        }
+        for (String e : List.of("txt", "text")) {
+            m.put(e, "text");
+        }
+        m.put("rst", "rst");
+        m.put("adoc", "asciidoc");
+        m.put("asciidoc", "asciidoc");
+        for (String e : List.of("xml", "properties", "json", "toml", "gradle", "kt", "kts", "groovy", "scala",
+                "py", "js", "ts", "tsx", "jsx", "go", "rs", "c", "h", "cc", "cpp", "hpp", "cs", "rb", "php", "sh",
+                "bash", "sql", "html", "css", "proto", "graphql", "tf")) {
+            m.put(e, e);
+        }
+        m.put("yml", "yaml");
+        m.put("yaml", "yaml");
+        m.put("kts", "kotlin");
+        m.put("kt", "kotlin");
+        m.put("py", "python");
+        m.put("js", "javascript");
+        m.put("ts", "typescript");
+        m.put("rs", "rust");
+        return Map.copyOf(m);
+    }
+
+    /** Builder of {@link DirectoryIngestor}; not thread-safe. */
+    public static final class Builder {
+        private final Path root;
+        private final List<String> includes = new ArrayList<>();
+        private final List<String> excludes = new ArrayList<>();
+        private boolean withTests;
+        private boolean gitignore = true;
+        private long maxFileBytes = DEFAULT_MAX_FILE_BYTES;
+        private PlainTextChunker textChunker = PlainTextChunker.create();
+        private MarkdownChunker markdownChunker = MarkdownChunker.create();
+
+        private Builder(Path root) {
+            this.root = Objects.requireNonNull(root, "root");
+        }
+
+        /** Adds include globs: when any are given, only files matching one are indexed. Default: none (all). */
+        public Builder include(String... globs) {
+            return include(List.of(globs));
+        }
+
+        /** Adds include globs. */
+        public Builder include(List<String> globs) {
+            for (String g : globs) {
+                Glob.of(g);
+                includes.add(g);
+            }
+            return this;
+        }
+
+        /** Adds exclude globs (files and whole directories). Default: none. */
+        public Builder exclude(String... globs) {
+            return exclude(List.of(globs));
+        }
+
+        /** Adds exclude globs. */
+        public Builder exclude(List<String> globs) {
+            for (String g : globs) {
+                Glob.of(g);
+                excludes.add(g);
+            }
+            return this;
+        }
+
+        /** Whether test sources ({@link #DEFAULT_TEST_PATTERNS}) are indexed too. Default false. */
+        public Builder withTests(boolean withTests) {
+            this.withTests = withTests;
+            return this;
+        }
+
+        /** Whether {@code .gitignore} files are honoured. Default true. */
+        public Builder respectGitignore(boolean respect) {
+            this.gitignore = respect;
+            return this;
+        }
+
+        /** Files larger than this are skipped. Default {@link #DEFAULT_MAX_FILE_BYTES} (1 MiB). */
+        public Builder maxFileBytes(long bytes) {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("maxFileBytes must be >= 1, got " + bytes);
+            }
+            this.maxFileBytes = bytes;
+            return this;
+        }
+
+        /** The plain-text chunker (also the Java parse-failure fallback). Default {@link PlainTextChunker#create()}. */
+        public Builder textChunker(PlainTextChunker chunker) {
+            this.textChunker = Objects.requireNonNull(chunker, "textChunker");
+            return this;
+        }
+
+        /** The Markdown chunker. Default {@link MarkdownChunker#create()}. */
+        public Builder markdownChunker(MarkdownChunker chunker) {
+            this.markdownChunker = Objects.requireNonNull(chunker, "markdownChunker");
+            return this;
+        }
+
+        /** @throws IllegalArgumentException if the root is not an existing directory */
+        public DirectoryIngestor build() {
+            try {
+                return new DirectoryIngestor(this);
+            } catch (IOException e) {
+                throw new IllegalArgumentException("root cannot be resolved: " + root + " (" + e.getMessage() + ")", e);
+            }
+        }
+    }
+}

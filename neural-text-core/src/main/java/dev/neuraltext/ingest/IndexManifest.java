@@ -1,0 +1,322 @@
+package dev.neuraltext.ingest;
+
+import dev.neuraltext.NonRetriableNeuralTextException;
+import dev.neuraltext.internal.Checks;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * What an index holds per source file: its content hash and the ids (and symbol types) of its chunks, plus the
+ * chunking configuration it was built with. {@link IncrementalIndexer} compares it with a fresh scan to re-chunk
+ * only changed files and to delete the chunks of deleted ones.
+ *
+ * <p>On disk: a UTF-8 line format of our own (never Java serialization), written to a temporary file and moved into
+ * place atomically, ending with a count line so that truncation is detected:
+ * <pre>
+ * neural-text-manifest	1
+ * config	&lt;configuration&gt;
+ * file	&lt;path&gt;	&lt;sha256&gt;	&lt;language&gt;
+ * chunk	&lt;symbolType&gt;	&lt;id&gt;
+ * end	&lt;files&gt;	&lt;chunks&gt;
+ * </pre>
+ * Tabs, newlines and backslashes in values are escaped as {@code \t}, {@code \n}, {@code \r}, {@code \\}.
+ * Immutable and thread-safe.
+ */
+public final class IndexManifest {
+
+    private static final String MAGIC = "neural-text-manifest";
+    private static final int VERSION = 1;
+
+    /**
+     * One file of the index.
+     *
+     * @param hash     SHA-256 of the content that was chunked
+     * @param language its language
+     * @param chunks   its chunks, in chunk order
+     */
+    public record FileEntry(String hash, String language, List<ChunkRef> chunks) {
+        public FileEntry {
+            Checks.notBlank(hash, "hash");
+            Checks.notBlank(language, "language");
+            chunks = List.copyOf(chunks);
+        }
+
+        /** The chunk ids. */
+        public List<String> chunkIds() {
+            return chunks.stream().map(ChunkRef::id).toList();
+        }
+    }
+
+    /**
+     * A chunk of a file.
+     *
+     * @param id         the chunk id
+     * @param symbolType its {@code symbolType} metadata ({@code method}, {@code section}, ...), "" if none
+     */
+    public record ChunkRef(String id, String symbolType) {
+        public ChunkRef {
+            Checks.notBlank(id, "id");
+            Checks.notNull(symbolType, "symbolType");
+        }
+    }
+
+    private final String configuration;
+    private final Map<String, FileEntry> files;
+
+    /**
+     * A manifest.
+     *
+     * @param configuration the chunking configuration the chunks were made with
+     * @param files         per relative path
+     */
+    public IndexManifest(String configuration, Map<String, FileEntry> files) {
+        this.configuration = Checks.notNull(configuration, "configuration");
+        Objects.requireNonNull(files, "files");
+        this.files = Collections.unmodifiableMap(new TreeMap<>(files));
+    }
+
+    /** An empty manifest, for a first index. */
+    public static IndexManifest empty(String configuration) {
+        return new IndexManifest(configuration, Map.of());
+    }
+
+    /** The chunking configuration. */
+    public String configuration() {
+        return configuration;
+    }
+
+    /** The files, sorted by path. */
+    public Map<String, FileEntry> files() {
+        return files;
+    }
+
+    /** The number of chunks of all files. */
+    public int chunkCount() {
+        return files.values().stream().mapToInt(f -> f.chunks().size()).sum();
+    }
+
+    /** The number of chunks per symbol type, sorted by symbol type. */
+    public Map<String, Integer> chunksBySymbolType() {
+        Map<String, Integer> out = new TreeMap<>();
+        for (FileEntry f : files.values()) {
+            for (ChunkRef c : f.chunks()) {
+                out.merge(c.symbolType().isEmpty() ? "other" : c.symbolType(), 1, Integer::sum);
+            }
+        }
+        return Collections.unmodifiableMap(out);
+    }
+
+    /** The number of files per language, sorted by language. */
+    public Map<String, Integer> filesByLanguage() {
+        Map<String, Integer> out = new TreeMap<>();
+        for (FileEntry f : files.values()) {
+            out.merge(f.language(), 1, Integer::sum);
+        }
+        return Collections.unmodifiableMap(out);
+    }
+
+    /**
+     * Writes the manifest to {@code file} atomically: a temporary file in the same folder, flushed to disk, then
+     * moved over the old one.
+     *
+     * @throws NonRetriableNeuralTextException if the file cannot be written
+     */
+    public void save(Path file) {
+        Path dir = file.toAbsolutePath().getParent();
+        Path tmp = null;
+        try {
+            Files.createDirectories(dir);
+            tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
+            try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+                w.write(MAGIC + "\t" + VERSION + "\n");
+                w.write("config\t" + escape(configuration) + "\n");
+                for (Map.Entry<String, FileEntry> e : files.entrySet()) {
+                    FileEntry f = e.getValue();
+                    w.write("file\t" + escape(e.getKey()) + "\t" + escape(f.hash()) + "\t" + escape(f.language())
+                            + "\n");
+                    for (ChunkRef c : f.chunks()) {
+                        w.write("chunk\t" + escape(c.symbolType()) + "\t" + escape(c.id()) + "\n");
+                    }
+                }
+                w.write("end\t" + files.size() + "\t" + chunkCount() + "\n");
+            }
+            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(tmp,
+                    java.nio.file.StandardOpenOption.WRITE)) {
+                ch.force(true);
+            }
+            try {
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+            tmp = null;
+        } catch (IOException e) {
+            throw new NonRetriableNeuralTextException("cannot write index manifest " + file + ": " + e.getMessage(), e);
+        } finally {
+            if (tmp != null) {
+                try {
+                    Files.deleteIfExists(tmp);
+                } catch (IOException ignored) {
+                    // best effort: the temporary file is harmless, the next save replaces the manifest anyway
+                }
+            }
+        }
+    }
+
+    /**
+     * Reads a manifest written by {@link #save(Path)}.
+     *
+     * @return empty when the file does not exist
+     * @throws NonRetriableNeuralTextException if the file is unreadable, truncated or not a manifest
+     */
+    public static Optional<IndexManifest> load(Path file) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw new NonRetriableNeuralTextException("cannot read index manifest " + file + ": " + e.getMessage(), e);
+        }
+        try {
+            return Optional.of(parse(lines));
+        } catch (IllegalArgumentException e) {
+            throw new NonRetriableNeuralTextException("corrupt index manifest " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static IndexManifest parse(List<String> lines) {
+        if (lines.isEmpty() || !lines.get(0).equals(MAGIC + "\t" + VERSION)) {
+            throw new IllegalArgumentException("line 1: expected '" + MAGIC + "\\t" + VERSION + "', got '"
+                    + (lines.isEmpty() ? "" : lines.get(0)) + "'");
+        }
+        String config = null;
+        Map<String, FileEntry> files = new TreeMap<>();
+        String path = null;
+        String hash = null;
+        String language = null;
+        List<ChunkRef> chunks = new ArrayList<>();
+        boolean ended = false;
+        for (int i = 1; i < lines.size(); i++) {
+            if (ended) {
+                throw new IllegalArgumentException("line " + (i + 1) + ": content after the end line");
+            }
+            String[] f = lines.get(i).split("\t", -1);
+            switch (f[0]) {
+                case "config" -> {
+                    expect(f, 2, i);
+                    config = unescape(f[1]);
+                }
+                case "file" -> {
+                    expect(f, 4, i);
+                    if (path != null) {
+                        files.put(path, new FileEntry(hash, language, chunks));
+                    }
+                    path = unescape(f[1]);
+                    hash = unescape(f[2]);
+                    language = unescape(f[3]);
+                    chunks = new ArrayList<>();
+                }
+                case "chunk" -> {
+                    expect(f, 3, i);
+                    if (path == null) {
+                        throw new IllegalArgumentException("line " + (i + 1) + ": chunk before any file");
+                    }
+                    chunks.add(new ChunkRef(unescape(f[2]), unescape(f[1])));
+                }
+                case "end" -> {
+                    expect(f, 3, i);
+                    if (path != null) {
+                        files.put(path, new FileEntry(hash, language, chunks));
+                        path = null;
+                    }
+                    IndexManifest m = new IndexManifest(config == null ? "" : config, files);
+                    if (!f[1].equals(Integer.toString(m.files.size()))
+                            || !f[2].equals(Integer.toString(m.chunkCount()))) {
+                        throw new IllegalArgumentException("end line says " + f[1] + " files, " + f[2]
+                                + " chunks, found " + m.files.size() + " and " + m.chunkCount());
+                    }
+                    ended = true;
+                }
+                default -> throw new IllegalArgumentException("line " + (i + 1) + ": unknown record '" + f[0] + "'");
+            }
+        }
+        if (!ended) {
+            throw new IllegalArgumentException("truncated: no end line");
+        }
+        return new IndexManifest(config == null ? "" : config, files);
+    }
+
+    private static void expect(String[] fields, int n, int line) {
+        if (fields.length != n) {
+            throw new IllegalArgumentException("line " + (line + 1) + ": expected " + n + " fields, got "
+                    + fields.length);
+        }
+    }
+
+    static String escape(String s) {
+        StringBuilder sb = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '\\' -> sb.append("\\\\");
+                case '\t' -> sb.append("\\t");
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                default -> sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+
+    static String unescape(String s) {
+        if (s.indexOf('\\') < 0) {
+            return s;
+        }
+        StringBuilder sb = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\\' && i + 1 < s.length()) {
+                char n = s.charAt(++i);
+                switch (n) {
+                    case 't' -> sb.append('\t');
+                    case 'n' -> sb.append('\n');
+                    case 'r' -> sb.append('\r');
+                    case '\\' -> sb.append('\\');
+                    default -> throw new IllegalArgumentException("bad escape '\\" + n + "' in '" + s + "'");
+                }
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof IndexManifest m && m.configuration.equals(configuration) && m.files.equals(files);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(configuration, files);
+    }
+
+    @Override
+    public String toString() {
+        return "IndexManifest[" + files.size() + " files, " + chunkCount() + " chunks]";
+    }
+}

@@ -1,0 +1,15 @@
+/**
+ * Turning files into chunks to index, and keeping an index in step with a folder.
+ *
+ * <ul>
+ *   <li>{@link dev.neuraltext.ingest.JavaSourceChunker}: one chunk per method and constructor (Javadoc kept) and one
+ *       per type, with symbol metadata; {@link dev.neuraltext.ingest.MarkdownChunker}: one chunk per heading section,
+ *       front matter as metadata; {@link dev.neuraltext.ingest.PlainTextChunker}: token windows with overlap.</li>
+ *   <li>{@link dev.neuraltext.ingest.DirectoryIngestor}: walks a folder with include/exclude globs, {@code .gitignore},
+ *       test-source, size, binary and symlink rules, and picks the chunker per file.</li>
+ *   <li>{@link dev.neuraltext.ingest.IncrementalIndexer} with {@link dev.neuraltext.ingest.IndexManifest}: re-chunks
+ *       and re-indexes only changed files, deletes the chunks of deleted ones.</li>
+ *   <li>{@link dev.neuraltext.ingest.ChunkMetadata}: the metadata keys and BM25 field names every chunker writes.</li>
+ * </ul>
+ */
+package dev.neuraltext.ingest;

@@ -1,0 +1,14 @@
+package dev.neuraltext.store;
+
+import dev.neuraltext.NonRetriableNeuralTextException;
+
+/**
+ * A saved index cannot be read: a file is missing, truncated, has a bad magic number, an unsupported format version,
+ * or a checksum that does not match its content. The index should be rebuilt.
+ */
+public class CorruptIndexException extends NonRetriableNeuralTextException {
+
+    public CorruptIndexException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

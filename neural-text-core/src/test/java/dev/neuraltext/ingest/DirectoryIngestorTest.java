@@ -1,0 +1,110 @@
+package dev.neuraltext.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DirectoryIngestorTest {
+
+    @TempDir
+    Path tmp;
+
+    private Path tree() throws IOException {
+        Path root = Files.createDirectories(tmp.resolve("repo"));
+        write(root, "src/main/java/com/acme/App.java", "package com.acme;\n/** The app. */\nclass App { void run() {} }\n");
+        write(root, "src/test/java/com/acme/AppTest.java", "class AppTest { void t() {} }\n");
+        write(root, "lib/FooTest.java", "class FooTest {}\n");
+        write(root, "README.md", "# Readme\nHello.\n");
+        write(root, "notes.txt", "some notes\n");
+        write(root, "docs/guide.md", "# Guide\nText.\n");
+        write(root, "generated/Gen.java", "class Gen {}\n");
+        write(root, "docs/secret.txt", "secret\n");
+        write(root, ".gitignore", "generated/\nsecret.txt\n");
+        write(root, ".hidden/x.md", "# x\n");
+        write(root, "tool.exe", "MZ");
+        write(root, "big.txt", "word ".repeat(400));
+        Files.write(root.resolve("data.txt"), new byte[] {'a', 0, 'b', 0});
+        Path outside = write(tmp, "outside/leak.md", "# secret outside the root\n");
+        Files.createSymbolicLink(root.resolve("leak.md"), outside);
+        Files.createSymbolicLink(root.resolve("readme-link.md"), root.resolve("README.md"));
+        return root;
+    }
+
+    private static Path write(Path root, String rel, String content) throws IOException {
+        Path p = root.resolve(rel);
+        Files.createDirectories(p.getParent());
+        Files.writeString(p, content, StandardCharsets.UTF_8);
+        return p;
+    }
+
+    @Test
+    void skipRules() throws IOException {
+        Path root = tree();
+        ScanResult scan = DirectoryIngestor.builder(root).maxFileBytes(1000).exclude("notes.txt").build().scan();
+
+        assertThat(scan.files()).extracting(SourceFile::path)
+                .containsExactly("README.md", "docs/guide.md", "src/main/java/com/acme/App.java");
+        assertThat(scan.filesByLanguage()).isEqualTo(Map.of("java", 1, "markdown", 2));
+        Map<String, SkipReason> reasons = new java.util.TreeMap<>();
+        scan.skipped().forEach(s -> reasons.put(s.path(), s.reason()));
+        assertThat(reasons).containsEntry(".gitignore", SkipReason.HIDDEN)
+                .containsEntry(".hidden/", SkipReason.HIDDEN)
+                .containsEntry("generated/", SkipReason.GITIGNORED)
+                .containsEntry("docs/secret.txt", SkipReason.GITIGNORED)
+                .containsEntry("src/test/", SkipReason.TEST_SOURCE)
+                .containsEntry("lib/FooTest.java", SkipReason.TEST_SOURCE)
+                .containsEntry("notes.txt", SkipReason.EXCLUDED)
+                .containsEntry("tool.exe", SkipReason.UNSUPPORTED_TYPE)
+                .containsEntry("big.txt", SkipReason.TOO_LARGE)
+                .containsEntry("data.txt", SkipReason.BINARY)
+                .containsEntry("leak.md", SkipReason.OUTSIDE_ROOT)
+                .containsEntry("readme-link.md", SkipReason.SYMLINK)
+                .hasSize(12);
+        assertThat(scan.skippedByReason()).containsEntry(SkipReason.HIDDEN, 2).containsEntry(SkipReason.GITIGNORED, 2);
+        SourceFile app = scan.files().get(2);
+        assertThat(app.language()).isEqualTo("java");
+        assertThat(app.contentHash()).hasSize(64);
+    }
+
+    @Test
+    void withTestsBringsTestSourcesBackAndIncludesNarrow() throws IOException {
+        Path root = tree();
+        ScanResult all = DirectoryIngestor.builder(root).withTests(true).build().scan();
+        assertThat(all.files()).extracting(SourceFile::path).contains("src/test/java/com/acme/AppTest.java",
+                "lib/FooTest.java");
+        ScanResult onlyJava = DirectoryIngestor.builder(root).withTests(true).include("*.java").build().scan();
+        assertThat(onlyJava.files()).extracting(SourceFile::path).containsExactly("lib/FooTest.java",
+                "src/main/java/com/acme/App.java", "src/test/java/com/acme/AppTest.java");
+        ScanResult noGitignore = DirectoryIngestor.builder(root).respectGitignore(false).build().scan();
+        assertThat(noGitignore.files()).extracting(SourceFile::path).contains("generated/Gen.java");
+    }
+
+    @Test
+    void chunksCarryRelativePathAndLanguage() throws IOException {
+        Path root = tree();
+        DirectoryIngestor ingestor = DirectoryIngestor.builder(root).build();
+        SourceFile app = ingestor.scan().files().stream().filter(f -> f.language().equals("java")).findFirst()
+                .orElseThrow();
+        DirectoryIngestor.FileChunks fc = ingestor.chunk(app);
+        assertThat(fc.chunks()).extracting(ChunkInput::id).containsExactly(
+                "src/main/java/com/acme/App.java#App", "src/main/java/com/acme/App.java#App.run()");
+        assertThat(fc.chunks().get(1).metadata()).containsEntry("path", "src/main/java/com/acme/App.java")
+                .containsEntry("language", "java").containsEntry("package", "com.acme");
+        assertThat(fc.contentHash()).isEqualTo(app.contentHash());
+    }
+
+    @Test
+    void rejectsMissingRootAndBadGlobs() {
+        assertThatThrownBy(() -> DirectoryIngestor.builder(tmp.resolve("nope")).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be an existing directory");
+        assertThatThrownBy(() -> DirectoryIngestor.builder(tmp).include("{a,b"))
+                .hasMessageContaining("unclosed '{'");
+    }
+}
