@@ -4,6 +4,7 @@ import dev.neuraltext.internal.Checks;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +42,7 @@ public final class EvalRun {
                 throw new IllegalArgumentException("two results for query '" + r.query().id() + "'");
             }
         }
-        this.byQuery = java.util.Collections.unmodifiableMap(m);
+        this.byQuery = Collections.unmodifiableMap(m);
     }
 
     public String technique() {

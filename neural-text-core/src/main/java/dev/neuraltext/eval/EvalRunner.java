@@ -2,8 +2,10 @@ package dev.neuraltext.eval;
 
 import dev.neuraltext.internal.Checks;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -89,7 +91,7 @@ public final class EvalRunner {
     /** Scores one ranking of one query: for harnesses that call the retrieval themselves. */
     public QueryResult score(EvalDataset dataset, EvalQuery query, List<String> ranked, long nanos) {
         List<String> canonical = new ArrayList<>(ranked.size());
-        java.util.Set<String> seen = new java.util.HashSet<>();
+        Set<String> seen = new HashSet<>();
         for (String id : ranked) {
             String c = dataset.canonicalId(Checks.notNull(id, "retrieved id (query '" + query.id() + "')"));
             if (seen.add(c)) {

@@ -3,6 +3,7 @@ package dev.neuraltext.eval;
 import dev.neuraltext.internal.Checks;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
@@ -178,10 +179,13 @@ public final class HeadToHead {
             return pValue < alpha;
         }
 
-        /** A one-line summary, e.g. {@code "hybrid vs bm25 on ndcg@10: +0.041 [0.02, 0.06], 120 W / 80 L / 700 D, p = 0.001"}. */
+        /**
+         * A one-line summary, e.g.
+         * {@code "hybrid vs bm25 on ndcg@10: +0.041 [+0.020, +0.060], 120 W / 80 L / 700 D, p = 0.0010"}.
+         */
         public String summary() {
-            return String.format(java.util.Locale.ROOT, "%s vs %s on %s: %+.3f [%+.3f, %+.3f], %d W / %d L / %d D, p = %.4f",
-                    a, b, metric, meanDelta, ciLow, ciHigh, wins, losses, draws, pValue);
+            return String.format(Locale.ROOT, "%s vs %s on %s: %+.3f [%+.3f, %+.3f], %d W / %d L / %d D, p = %.4f", a, b,
+                    metric, meanDelta, ciLow, ciHigh, wins, losses, draws, pValue);
         }
     }
 }

@@ -253,8 +253,9 @@ public final class MarkdownChunker implements Chunker {
             Object loaded = new Yaml(new SafeConstructor(options)).load(yaml);
             if (loaded instanceof Map<?, ?> map) {
                 flatten("", map, meta, listMeta);
-            } else if (loaded != null) {
-                LOG.warn("{}: front matter is not a mapping, ignored", source);
+            } else {
+                // "---" opening the text was a thematic break, not front matter: keep everything as Markdown
+                return new FrontMatter(Map.of(), Map.of(), text, 0);
             }
         } catch (RuntimeException e) {
             LOG.warn("{}: malformed YAML front matter ignored ({})", source, e.getMessage().replace('\n', ' '));

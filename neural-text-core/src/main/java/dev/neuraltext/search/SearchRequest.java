@@ -14,7 +14,9 @@ import java.util.Set;
  * @param limit    how many hits to return at least (when that many match); adaptive extension may return more
  * @param filter   metadata filter, {@link PayloadFilter#all()} by default
  * @param legs     legs to run; empty (the default) means every leg the retriever has an encoder for
- * @param fusion   {@link FusionMethod#defaultMethod()} (RRF, k = 60) by default
+ * @param fusion   how the legs are fused; {@code null} (the default) means <em>automatic</em>: the retriever chooses per
+ *                 query (see {@link dev.neuraltext.retrieve.HybridCaseRetriever}: RRF with the BM25 leg weighted by the
+ *                 query's shape); an explicit method, e.g. {@link FusionMethod#defaultMethod()}, is honoured exactly
  * @param rerank   rerank the shortlist when the retriever has a reranker; default true
  * @param adaptive extend past {@code limit} while scores stay close (see
  *                 {@link dev.neuraltext.retrieve.AdaptiveExtension}); default true
@@ -35,7 +37,6 @@ public record SearchRequest(
         Checks.positive(limit, "limit");
         Objects.requireNonNull(filter, "filter");
         Objects.requireNonNull(legs, "legs");
-        Objects.requireNonNull(fusion, "fusion");
         legs = legs.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(legs));
     }
 
@@ -44,9 +45,14 @@ public record SearchRequest(
         return builder(text).limit(limit).build();
     }
 
-    /** A builder; defaults: limit 10, no filter, all legs, RRF k = 60, rerank and adaptive on, explain off. */
+    /** A builder; defaults: limit 10, no filter, all legs, automatic fusion, rerank and adaptive on, explain off. */
     public static Builder builder(String text) {
         return new Builder(text);
+    }
+
+    /** Whether the fusion is automatic ({@link #fusion()} is {@code null}): the retriever chooses it per query. */
+    public boolean autoFusion() {
+        return fusion == null;
     }
 
     /** A builder initialised from this request. */
@@ -61,7 +67,7 @@ public record SearchRequest(
         private int limit = 10;
         private PayloadFilter filter = PayloadFilter.all();
         private Set<Leg> legs = Set.of();
-        private FusionMethod fusion = FusionMethod.defaultMethod();
+        private FusionMethod fusion;
         private boolean rerank = true;
         private boolean adaptive = true;
         private boolean explain;
@@ -90,6 +96,7 @@ public record SearchRequest(
             return this;
         }
 
+        /** An explicit fusion method, honoured exactly; {@code null} (the default) lets the retriever choose per query. */
         public Builder fusion(FusionMethod fusion) {
             this.fusion = fusion;
             return this;

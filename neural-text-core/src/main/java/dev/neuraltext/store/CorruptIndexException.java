@@ -8,6 +8,7 @@ import dev.neuraltext.NonRetriableNeuralTextException;
  */
 public class CorruptIndexException extends NonRetriableNeuralTextException {
 
+    /** A corrupt or unreadable saved index; {@code cause} may be null when the corruption was detected, not thrown. */
     public CorruptIndexException(String message, Throwable cause) {
         super(message, cause);
     }

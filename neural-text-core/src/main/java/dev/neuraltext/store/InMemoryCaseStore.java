@@ -40,7 +40,8 @@ import java.util.function.IntPredicate;
  * ({@link #save(Path, IndexFingerprint)}, {@link #load(Path, IndexFingerprint)}).
  *
  * <p>Defaults ({@link #builder()}): {@link CodeDomainTokenizer#standard()}, {@link Bm25Params#defaults()} (k1 = 1.2,
- * b = 0.75), BM25 field weights 1.0, dense dimension fixed by the first dense vector upserted.
+ * b = 0.75), the BM25 index's field settings ({@link Bm25Index#DEFAULT_FIELD_WEIGHTS}), dense dimension fixed by the
+ * first dense vector upserted.
  *
  * <p>Search semantics: each requested leg runs only when the store holds data for it ({@link #legsWithData()}); the
  * filter is evaluated inside every leg before its top-{@code legLimit} cut, so a filtered search still fills the limit
@@ -55,11 +56,7 @@ import java.util.function.IntPredicate;
 public final class InMemoryCaseStore implements CaseStore {
 
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-    private final CodeDomainTokenizer tokenizer;
-    private final Bm25Params bm25Params;
-    private final Map<String, Double> fieldWeights;
     private final IndexFingerprint fingerprint;
-    private final int configuredDimension;
 
     private final Bm25Index bm25;
     private DenseVectorIndex dense;
@@ -74,14 +71,10 @@ public final class InMemoryCaseStore implements CaseStore {
     private int freeCount;
 
     private InMemoryCaseStore(Builder b) {
-        this.tokenizer = b.tokenizer;
-        this.bm25Params = b.bm25Params;
-        this.fieldWeights = Map.copyOf(b.fieldWeights);
-        this.configuredDimension = b.denseDimension;
         this.bm25 = b.bm25Index();
-        this.fingerprint = IndexFingerprint.lexical(tokenizer.id(), bm25Params, new TreeMap<>(bm25.fieldWeights()));
-        if (configuredDimension > 0) {
-            this.dense = new DenseVectorIndex(configuredDimension);
+        this.fingerprint = IndexFingerprint.lexical(b.tokenizer.id(), b.bm25Params, new TreeMap<>(bm25.fieldWeights()));
+        if (b.denseDimension > 0) {
+            this.dense = new DenseVectorIndex(b.denseDimension);
         }
     }
 
@@ -495,7 +488,7 @@ public final class InMemoryCaseStore implements CaseStore {
 
     /**
      * Builder of {@link InMemoryCaseStore}; not thread-safe. Defaults: {@link CodeDomainTokenizer#standard()},
-     * {@link Bm25Params#defaults()}, field weights 1.0, dense dimension fixed by the first vector.
+     * {@link Bm25Params#defaults()}, {@link Bm25Index#DEFAULT_FIELD_WEIGHTS}, dense dimension fixed by the first vector.
      */
     public static final class Builder {
         private CodeDomainTokenizer tokenizer = CodeDomainTokenizer.standard();
@@ -518,7 +511,10 @@ public final class InMemoryCaseStore implements CaseStore {
             return this;
         }
 
-        /** The BM25F weight of a field of {@link ChunkInput#bm25Fields()}; default 1.0 for every field. */
+        /**
+         * The BM25F weight of a field of {@link ChunkInput#bm25Fields()}; default {@link Bm25Index#DEFAULT_FIELD_WEIGHTS}
+         * (name 8, signature 3, doc 1, body 1), 1.0 for other fields.
+         */
         public Builder fieldWeight(String field, double weight) {
             Checks.notBlank(field, "field");
             Checks.nonNegativeFinite(weight, "weight of field '" + field + "'");

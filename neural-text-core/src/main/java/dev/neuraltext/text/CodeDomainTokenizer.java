@@ -2,6 +2,7 @@ package dev.neuraltext.text;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
@@ -170,7 +171,7 @@ public final class CodeDomainTokenizer {
         Objects.requireNonNull(sink, "sink");
         int n = text.length();
         int i = 0;
-        List<int[]> parts = new ArrayList<>();
+        PartBuffer parts = new PartBuffer();
         StringBuilder compound = new StringBuilder();
         while (i < n) {
             int cp = text.codePointAt(i);
@@ -189,54 +190,72 @@ public final class CodeDomainTokenizer {
         return "CodeDomainTokenizer[" + id + "]";
     }
 
-    private void emitWord(String text, int start, int end, List<int[]> parts, StringBuilder compound, TermSink sink) {
-        parts.clear();
-        // parts as {start, end, digits?1:0, segmentIndex}
-        int segIndex = 0;
+    /** The parts of one word, reused across the words of one call (no allocation per part). */
+    private static final class PartBuffer implements IdentifierSplitter.PartSink {
+        int[] starts = new int[16];
+        int[] ends = new int[16];
+        boolean[] digits = new boolean[16];
+        int[] segments = new int[16];
+        int size;
+        int segment;
+
+        @Override
+        public void part(int start, int end, boolean isDigits) {
+            if (size == starts.length) {
+                int capacity = size * 2;
+                starts = Arrays.copyOf(starts, capacity);
+                ends = Arrays.copyOf(ends, capacity);
+                digits = Arrays.copyOf(digits, capacity);
+                segments = Arrays.copyOf(segments, capacity);
+            }
+            starts[size] = start;
+            ends[size] = end;
+            digits[size] = isDigits;
+            segments[size] = segment;
+            size++;
+        }
+    }
+
+    private void emitWord(String text, int start, int end, PartBuffer parts, StringBuilder compound, TermSink sink) {
+        parts.size = 0;
+        parts.segment = 0;
         int segStart = start;
         for (int i = start; i <= end; i++) {
             if (i == end || text.charAt(i) == '_') {
                 if (i > segStart) {
-                    int seg = segIndex;
-                    IdentifierSplitter.splitSegment(text, segStart, i,
-                            (s, e, digits) -> parts.add(new int[] {s, e, digits ? 1 : 0, seg}));
-                    segIndex++;
+                    IdentifierSplitter.splitSegment(text, segStart, i, parts);
+                    parts.segment++;
                 }
                 segStart = i + 1;
             }
         }
-        if (parts.isEmpty()) {
+        int count = parts.size;
+        if (count == 0) {
             return;
         }
-        if (parts.size() == 1) {
-            int[] p = parts.get(0);
-            String word = lower(text, p[0], p[1]);
+        if (count == 1) {
+            String word = lower(text, parts.starts[0], parts.ends[0]);
             if (!stopWords.contains(word) || (keepCodeStopWords && isCodeContext(text, start, end))) {
                 emit(word, TermKind.WORD, sink);
             }
             return;
         }
         compound.setLength(0);
-        for (int[] p : parts) {
-            compound.append(text, p[0], p[1]);
+        for (int k = 0; k < count; k++) {
+            compound.append(text, parts.starts[k], parts.ends[k]);
         }
         emit(compound.toString().toLowerCase(Locale.ROOT), TermKind.COMPOUND, sink);
         String previous = null;
-        int previousSeg = -1;
-        boolean previousDigits = true;
-        for (int[] p : parts) {
-            String part = lower(text, p[0], p[1]);
-            boolean digits = p[2] == 1;
+        for (int k = 0; k < count; k++) {
+            String part = lower(text, parts.starts[k], parts.ends[k]);
             if (!stopWordsOnParts || !stopWords.contains(part)) {
                 emit(part, TermKind.PART, sink);
             }
-            boolean joinable = previous != null && !previousDigits && previousSeg == p[3];
-            if (digitJoins && digits && joinable && parts.size() > 2) { // with 2 parts the join is the compound
+            boolean joinable = k > 0 && !parts.digits[k - 1] && parts.segments[k - 1] == parts.segments[k];
+            if (digitJoins && parts.digits[k] && joinable && count > 2) { // with 2 parts the join is the compound
                 emit(previous + part, TermKind.PART, sink);
             }
             previous = part;
-            previousSeg = p[3];
-            previousDigits = digits;
         }
     }
 

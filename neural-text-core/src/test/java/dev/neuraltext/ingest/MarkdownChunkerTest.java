@@ -79,6 +79,16 @@ class MarkdownChunkerTest {
     }
 
     @Test
+    void leadingThematicBreakIsNotFrontMatter() {
+        String md = "---\nJust a rule above some prose.\n---\n# Title\nBody\n";
+        MarkdownChunker.FrontMatter fm = MarkdownChunker.frontMatter("x.md", md);
+        assertThat(fm.body()).isEqualTo(md);
+        // CommonMark reads "text" + "---" as a setext heading: the prose becomes a section title, not lost
+        assertThat(chunker.chunk(ExtractionResult.of("x.md", md))).extracting(c -> c.metadata().get("symbol"))
+                .contains("Just a rule above some prose.", "Title");
+    }
+
+    @Test
     void frontMatterScalarsDatesAndNestedMaps() {
         MarkdownChunker.FrontMatter fm = MarkdownChunker.frontMatter("x.md",
                 "---\ndate: 2024-01-31\nauthor:\n  name: Ada\nversion: 3\ntags: []\n---\nbody");

@@ -61,7 +61,7 @@ public abstract class CaseStoreContract {
     }
 
     @AfterEach
-    void closeStores() throws Exception {
+    protected void closeStores() throws Exception {
         for (CaseStore s : created) {
             s.close();
         }
@@ -139,14 +139,14 @@ public abstract class CaseStoreContract {
     // ------------------------------------------------------------------ writes and counts
 
     @Test
-    void emptyStoreCountsZeroAndFindsNothing() {
+    public void emptyStoreCountsZeroAndFindsNothing() {
         CaseStore s = store(4);
         assertThat(s.count(all())).isZero();
         assertThat(s.search(bm25Query("server", all(), 5))).isEmpty();
     }
 
     @Test
-    void upsertThenCountWithFilters() {
+    public void upsertThenCountWithFilters() {
         CaseStore s = store(4);
         s.upsert(smallCorpus());
         assertThat(s.count(all())).isEqualTo(5);
@@ -161,7 +161,7 @@ public abstract class CaseStoreContract {
     }
 
     @Test
-    void upsertWithSameIdReplacesTextMetadataAndVectors() {
+    public void upsertWithSameIdReplacesTextMetadataAndVectors() {
         CaseStore s = store(4);
         s.upsert(smallCorpus());
         s.upsert(List.of(new IndexedCase(chunk("a", "completely different words about bananas", Map.of("type", "fruit")),
@@ -184,7 +184,7 @@ public abstract class CaseStoreContract {
     }
 
     @Test
-    void deleteByIdsIgnoresUnknownIds() {
+    public void deleteByIdsIgnoresUnknownIds() {
         CaseStore s = store(4);
         s.upsert(smallCorpus());
         s.delete(List.of("a", "c", "no-such-id"));
@@ -195,7 +195,7 @@ public abstract class CaseStoreContract {
     }
 
     @Test
-    void deleteWhereRemovesExactlyTheMatchingChunks() {
+    public void deleteWhereRemovesExactlyTheMatchingChunks() {
         CaseStore s = store(4);
         s.upsert(smallCorpus());
         s.deleteWhere(matchKeyword("tags", "http"));
@@ -204,7 +204,7 @@ public abstract class CaseStoreContract {
     }
 
     @Test
-    void dimensionMismatchIsRejectedAtUpsertBeforeAnythingIsWritten() {
+    public void dimensionMismatchIsRejectedAtUpsertBeforeAnythingIsWritten() {
         CaseStore s = store(4);
         List<IndexedCase> batch = List.of(
                 new IndexedCase(chunk("ok", "fine", Map.of()), new float[] {1, 0, 0, 0}, null),
@@ -220,7 +220,7 @@ public abstract class CaseStoreContract {
     }
 
     @Test
-    void queryVectorOfTheWrongDimensionIsRejected() {
+    public void queryVectorOfTheWrongDimensionIsRejected() {
         CaseStore s = store(4);
         s.upsert(smallCorpus());
         assertThatThrownBy(() -> s.search(denseQuery(new float[] {1, 0, 0}, all(), 3)))
@@ -230,7 +230,7 @@ public abstract class CaseStoreContract {
     // ------------------------------------------------------------------ legs
 
     @Test
-    void denseRankingMatchesBruteForceCosine() {
+    public void denseRankingMatchesBruteForceCosine() {
         int dim = 16;
         CaseStore s = store(dim);
         Random random = new Random(7);
@@ -267,7 +267,7 @@ public abstract class CaseStoreContract {
     }
 
     @Test
-    void sparseRankingMatchesBruteForceDotProduct() {
+    public void sparseRankingMatchesBruteForceDotProduct() {
         CaseStore s = store(4);
         Random random = new Random(11);
         Map<String, SparseVector> vectors = new HashMap<>();
@@ -311,7 +311,7 @@ public abstract class CaseStoreContract {
     }
 
     @Test
-    void bm25PutsTheChunkContainingTheExactIdentifierFirst() {
+    public void bm25PutsTheChunkContainingTheExactIdentifierFirst() {
         CaseStore s = store(4);
         s.upsert(smallCorpus());
         List<SearchHit> hits = s.search(bm25Query("HttpServerConfig", all(), 5));
@@ -337,7 +337,7 @@ public abstract class CaseStoreContract {
     }
 
     @Test
-    void filterIsEvaluatedInsideEveryLegSoTheLimitIsStillFilled() {
+    public void filterIsEvaluatedInsideEveryLegSoTheLimitIsStillFilled() {
         CaseStore s = store(4);
         s.upsert(nearAndFar());
         PayloadFilter far = matchKeyword("kind", "far");
@@ -357,7 +357,7 @@ public abstract class CaseStoreContract {
     }
 
     @Test
-    void limitIsRespected() {
+    public void limitIsRespected() {
         CaseStore s = store(4);
         s.upsert(nearAndFar());
         HybridQuery q = query("alpha", new float[] {1, 0, 0, 0}, sparse(1, 1.0), EnumSet.allOf(Leg.class), all(), 20, 7);
@@ -369,7 +369,7 @@ public abstract class CaseStoreContract {
     // ------------------------------------------------------------------ fusion and explanations
 
     @Test
-    void fusedScoresAreInUnitRangeDescendingAndOneForTheChunkFirstInEveryLeg() {
+    public void fusedScoresAreInUnitRangeDescendingAndOneForTheChunkFirstInEveryLeg() {
         CaseStore s = store(4);
         s.upsert(smallCorpus());
         // 'a' is first in all three legs: cosine 1 to e1, sparse dot 2*1 on index 1 (b has 1), and it holds HttpServerConfig
@@ -393,7 +393,7 @@ public abstract class CaseStoreContract {
     }
 
     @Test
-    void explainGivesEveryHitTheRankAndRawScoreOfEveryLegThatFoundIt() {
+    public void explainGivesEveryHitTheRankAndRawScoreOfEveryLegThatFoundIt() {
         CaseStore s = store(4);
         List<IndexedCase> corpus = smallCorpus();
         s.upsert(corpus);
@@ -428,7 +428,7 @@ public abstract class CaseStoreContract {
     }
 
     @Test
-    void hitsCarryTheStoredTextAndMetadata() {
+    public void hitsCarryTheStoredTextAndMetadata() {
         CaseStore s = store(4);
         s.upsert(smallCorpus());
         SearchHit e = s.search(denseQuery(new float[] {0, 0, 0, 1}, all(), 1)).get(0);

@@ -48,7 +48,7 @@ public final class StoreBenchmarks {
                     args.length > 3 ? Path.of(args[3]) : Files.createTempDirectory("nt-bench"));
         } else if (what.equals("latency")) {
             latency(Path.of(args.length > 1 ? args[1] : "/work/shared/bench/datasets/commons-lang"),
-                    args.length > 2 ? args[2] : "random");
+                    args.length > 2 ? args[2] : "random", args.length > 3 ? Path.of(args[3]) : null);
         } else {
             throw new IllegalArgumentException("unknown benchmark " + what);
         }
@@ -163,7 +163,7 @@ public final class StoreBenchmarks {
 
     // ------------------------------------------------------------------ latency
 
-    static void latency(Path datasetDir, String embedderSpec) throws Exception {
+    static void latency(Path datasetDir, String embedderSpec, Path indexDir) throws Exception {
         EvalDataset dataset = BeirDataset.load(datasetDir);
         List<ChunkInput> chunks = new ArrayList<>();
         for (EvalDocument d : dataset.documents()) {
@@ -172,13 +172,28 @@ public final class StoreBenchmarks {
         Embedder embedder = embedderSpec.equals("random") ? new RandomEmbedder(384) : (Embedder) factory(embedderSpec);
         System.out.printf(Locale.ROOT, "latency benchmark: %s, %,d chunks, %,d queries, embedder %s%n",
                 dataset.name(), chunks.size(), dataset.queries().size(), embedder.modelId());
-        InMemoryCaseStore store = InMemoryCaseStore.create();
+        IndexFingerprint expected = InMemoryCaseStore.builder().fingerprint().withDense(embedder);
+        InMemoryCaseStore store;
+        if (indexDir != null && InMemoryCaseStore.exists(indexDir)) {
+            long t0 = System.nanoTime();
+            store = InMemoryCaseStore.load(indexDir, expected);
+            long t1 = System.nanoTime();
+            System.out.printf(Locale.ROOT, "loaded the saved index from %s in %.2f s instead of re-embedding%n", indexDir,
+                    (t1 - t0) / 1e9);
+        } else {
+            store = InMemoryCaseStore.create();
+            long t0 = System.nanoTime();
+            HybridCaseRetriever.builder(store).embedder(embedder).build().index(chunks);
+            long t1 = System.nanoTime();
+            System.out.printf(Locale.ROOT, "index: %.1f s (%.0f chunks/s, with the embedder)%n", (t1 - t0) / 1e9,
+                    chunks.size() / ((t1 - t0) / 1e9));
+            if (indexDir != null) {
+                long s0 = System.nanoTime();
+                store.save(indexDir, expected);
+                System.out.printf(Locale.ROOT, "saved to %s in %.2f s%n", indexDir, (System.nanoTime() - s0) / 1e9);
+            }
+        }
         HybridCaseRetriever retriever = HybridCaseRetriever.builder(store).embedder(embedder).build();
-        long t0 = System.nanoTime();
-        retriever.index(chunks);
-        long t1 = System.nanoTime();
-        System.out.printf(Locale.ROOT, "index: %.1f s (%.0f chunks/s, with the embedder)%n", (t1 - t0) / 1e9,
-                chunks.size() / ((t1 - t0) / 1e9));
         List<EvalQuery> queries = dataset.queries();
         for (Set<Leg> legs : List.of(EnumSet.of(Leg.BM25), EnumSet.of(Leg.DENSE), EnumSet.of(Leg.BM25, Leg.DENSE))) {
             // warm-up pass, then a measured pass

@@ -200,6 +200,24 @@ class CodeDomainTokenizerTest {
         }
     }
 
+    /** Inputs that once looked risky; replayed through both the tokenizer and the expander. */
+    static final List<String> NASTY = List.of("", "\uD800", "\uDC00\uD800", "a\uD800b", "x\u0000y\u001Fz",
+            "\uD835\uDD18\uD835\uDD2B\uD835\uDD26", "İSTANBULİst", "\u0301\u0301", "_\u0301_", "a_\u0301B",
+            "ǅǅa", "ΣΑΣ_σας", "ﬃ", "\uFEFF\u200BWord", "9_9_9", "A9a9A9", "$__$", "a.b.", ".of(", "of.", "(is)");
+
+    @Test
+    void nastyInputsNeverThrowAndGiveCleanTerms() {
+        for (String text : NASTY) {
+            for (String term : tokenizer.tokenize(text)) {
+                assertThat(term).as(text).isNotEmpty().doesNotContain("_", " ", ".");
+            }
+            String expanded = CamelCaseExpander.expand(text);
+            assertThat(CamelCaseExpander.expand(expanded)).as(text).isEqualTo(expanded);
+        }
+        assertThat(tokens("\uD835\uDD18\uD835\uDD2B")).hasSize(1); // supplementary letters are one word
+        assertThat(tokens("x\uD800y")).containsExactly("x", "y"); // a lone surrogate separates
+    }
+
     @Test
     void veryLongIdentifiersDropTheCompoundButKeepParts() {
         String longName = "Abc".repeat(200_000);

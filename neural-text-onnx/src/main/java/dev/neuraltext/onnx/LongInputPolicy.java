@@ -3,8 +3,9 @@ package dev.neuraltext.onnx;
 /**
  * What an encoder does with a text longer than its maximum sequence length.
  *
- * <p>Measured on the commons-lang code-retrieval benchmark with all-MiniLM-L6-v2 at 256 word pieces: see
- * {@link OnnxEmbedder.Builder#longInputPolicy(LongInputPolicy)} for the default and the figures behind it.
+ * <p>{@link OnnxEmbedder} truncates by default: on the commons-lang code-retrieval benchmark with all-MiniLM-L6-v2 at
+ * 256 word pieces both policies retrieve alike (MRR@10 0.544 truncated, 0.542 windowed) and truncation is cheaper;
+ * see {@link OnnxEmbedder.Builder#longInputPolicy(LongInputPolicy)}.
  */
 public enum LongInputPolicy {
     /** Keep the first window of word pieces and drop the rest (what most in-process embedders do silently). */

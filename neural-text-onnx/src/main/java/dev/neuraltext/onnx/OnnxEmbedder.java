@@ -50,7 +50,7 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
 
     /** How token vectors become one text vector. */
     public enum Pooling {
-        /** The mean of the token vectors whose attention mask is 1 (padding excluded): sentence-transformers' default. */
+        /** The mean of the token vectors with attention mask 1 (padding excluded): sentence-transformers' default. */
         MEAN,
         /** The vector of the first token ([CLS]): what BGE models use. */
         CLS
@@ -137,7 +137,10 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
         return dimension;
     }
 
-    /** {@code <model name>/<pooling>/<max sequence length>} plus {@code /windows}, {@code /unnormalized}, {@code /prefixed} when set. */
+    /**
+     * {@code <model name>/<pooling>/<max sequence length>}, plus {@code /windows}, {@code /unnormalized} and
+     * {@code /prefixed} when set.
+     */
     @Override
     public String modelId() {
         return modelId;
@@ -234,7 +237,7 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
         return result;
     }
 
-    /** Pools row {@code b} of a {@code [batch, length, dimension]} output whose first {@code tokens} positions are real. */
+    /** Pools row {@code b} of a {@code [batch, length, dimension]} output; its first {@code tokens} are real. */
     private float[] pool(FloatBuffer data, int b, int length, int tokens) {
         float[] v = new float[dimension];
         int base = b * length * dimension;
@@ -297,7 +300,8 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
      *       {@code "Represent this sentence for searching relevant passages: "} for queries only);</li>
      *   <li>{@code maxSequenceLength} = the {@code max_seq_length} of a {@code sentence_bert_config.json} next to a
      *       model file, else 512 (BERT's position limit); the file's own truncation setting is ignored;</li>
-     *   <li>{@code longInputPolicy} = {@link LongInputPolicy#WINDOWS};</li>
+     *   <li>{@code longInputPolicy} = {@link LongInputPolicy#TRUNCATE} (measured: see
+     *       {@link #longInputPolicy(LongInputPolicy)});</li>
      *   <li>{@code batchSize} = 8 sequences; {@code parallelism} = min(available processors, 4) batches in flight
      *       per call, on an owned pool of daemon threads unless an {@code executor} is given;
      *       {@code intraOpThreads} = 1 per batch; {@code maxConcurrentBatches} = available processors /
@@ -320,7 +324,7 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
         private String queryPrefix = "";
         private String documentPrefix = "";
         private int maxSequenceLength;
-        private LongInputPolicy longInputPolicy = LongInputPolicy.WINDOWS;
+        private LongInputPolicy longInputPolicy = LongInputPolicy.TRUNCATE;
         private int batchSize = 8;
         private int intraOpThreads = 1;
         private int parallelism = Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), 4));
@@ -410,7 +414,14 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
             return this;
         }
 
-        /** What to do with texts longer than the maximum sequence length; default {@link LongInputPolicy#WINDOWS}. */
+        /**
+         * What to do with texts longer than the maximum sequence length; default {@link LongInputPolicy#TRUNCATE}.
+         * On the commons-lang code-retrieval benchmark (4,845 Java members, 900 queries, dense-only MRR@10) with
+         * all-MiniLM-L6-v2 at 256 word pieces, truncation scored 0.544 (natural-language queries 0.515, identifier
+         * queries 0.602) and windows 0.542 (0.512, 0.601) while embedding 30% more word pieces: the start of a code
+         * chunk (its signature) carries most of what queries match, and averaging in later windows dilutes it.
+         * Windows remain the better choice when the end of long texts matters (prose, long Markdown sections).
+         */
         public Builder longInputPolicy(LongInputPolicy policy) {
             this.longInputPolicy = Checks.notNull(policy, "longInputPolicy");
             return this;

@@ -49,7 +49,7 @@ final class OnnxModel implements AutoCloseable {
             }
         }
 
-        /** min(available processors, 4): a BERT-small model gains little beyond, and more oversubscribes small hosts. */
+        /** min(available processors, 4): a small BERT gains little beyond, and more oversubscribes small hosts. */
         static int defaultIntraOpThreads() {
             return Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), 4));
         }
@@ -106,9 +106,6 @@ final class OnnxModel implements AutoCloseable {
             // Shapes change with every batch: cached memory patterns would only grow native memory.
             options.setMemoryPatternOptimization(false);
             options.addConfigEntry("session.intra_op.allow_spinning", settings.spinWait() ? "1" : "0");
-            if (Boolean.getBoolean("neuraltext.onnx.daz")) {
-                options.addConfigEntry("session.set_denormal_as_zero", "1");
-            }
             session = env.createSession(bytes, options);
         } catch (OrtException e) {
             throw new NonRetriableNeuralTextException("cannot load ONNX model " + location + ": " + e.getMessage(), e);
@@ -119,7 +116,8 @@ final class OnnxModel implements AutoCloseable {
                 if (!inputs.containsKey(required)) {
                     throw new NonRetriableNeuralTextException("ONNX model " + location + " has no input named '"
                             + required + "' (inputs: " + new TreeMap<>(inputs).keySet()
-                            + "): expected a BERT-style model taking input_ids, attention_mask [, token_type_ids]", null);
+                            + "): expected a BERT-style model taking input_ids, attention_mask [, token_type_ids]",
+                            null);
                 }
             }
             for (Map.Entry<String, NodeInfo> e : inputs.entrySet()) {

@@ -118,7 +118,7 @@ public final class OnnxSpladeEncoder implements SparseEncoder, AutoCloseable {
         return result;
     }
 
-    /** {@code w[v] = max(w[v], log(1 + relu(logit[t][v])))} over the first {@code tokens} positions of row {@code b}. */
+    /** {@code w[v] = max(w[v], log(1 + relu(logit[t][v])))} over the first {@code tokens} positions of row b. */
     private void maxPool(FloatBuffer data, int b, int length, int tokens, float[] w) {
         long base = (long) b * length * vocabulary;
         for (int t = 0; t < tokens; t++) {

@@ -4,9 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -18,7 +16,7 @@ final class Sequences {
     private Sequences() {
     }
 
-    /** One sequence to run: its token ids with special tokens, type ids (null = all zero), and the text it belongs to. */
+    /** One sequence to run: token ids with special tokens, type ids (null = all zero), and the text it comes from. */
     record Unit(int owner, long[] ids, long[] typeIds) {
     }
 
@@ -46,7 +44,8 @@ final class Sequences {
                 units.add(new Unit(i, tokenizer.wrap(content, 0, Math.min(window, content.length)), null));
             } else {
                 for (int from = 0; from < content.length; from += window) {
-                    units.add(new Unit(i, tokenizer.wrap(content, from, Math.min(content.length, from + window)), null));
+                    int to = Math.min(content.length, from + window);
+                    units.add(new Unit(i, tokenizer.wrap(content, from, to), null));
                 }
             }
         }
@@ -90,25 +89,72 @@ final class Sequences {
             }
         };
         int helpers = executor == null ? 0 : Math.min(parallelism, batches) - 1;
-        List<CompletableFuture<Void>> started = new ArrayList<>();
+        // A helper that has not started when the caller runs out of batches is cancelled rather than awaited: the
+        // executor may be busy with the very threads that wait (e.g. callers running on the same pool).
+        List<Helper> started = new ArrayList<>();
         for (int h = 0; h < helpers; h++) {
+            Helper helper = new Helper(worker);
             try {
-                started.add(CompletableFuture.runAsync(worker, executor));
+                executor.execute(helper);
+                started.add(helper);
             } catch (RejectedExecutionException e) {
                 break; // executor shut down or saturated: the calling thread does the rest
             }
         }
         worker.run();
-        for (CompletableFuture<Void> f : started) {
-            try {
-                f.join();
-            } catch (CompletionException | CancellationException e) {
-                failure.compareAndSet(null, e.getCause() instanceof RuntimeException r ? r : e);
+        boolean interrupted = false;
+        for (Helper helper : started) {
+            if (!helper.state.compareAndSet(Helper.NEW, Helper.CANCELLED)) {
+                while (true) {
+                    try {
+                        helper.done.await();
+                        break;
+                    } catch (InterruptedException e) {
+                        interrupted = true; // the running batch finishes soon; keep the flag for the caller
+                    }
+                }
+                if (helper.error != null) {
+                    failure.compareAndSet(null, helper.error);
+                }
             }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
         RuntimeException e = failure.get();
         if (e != null) {
             throw e;
+        }
+    }
+
+    /** A batch worker on the executor that runs only if it starts before the caller gives up on it. */
+    private static final class Helper implements Runnable {
+        static final int NEW = 0;
+        static final int RUNNING = 1;
+        static final int CANCELLED = 2;
+
+        final AtomicInteger state = new AtomicInteger(NEW);
+        final CountDownLatch done = new CountDownLatch(1);
+        final Runnable worker;
+        volatile RuntimeException error;
+
+        Helper(Runnable worker) {
+            this.worker = worker;
+        }
+
+        @Override
+        public void run() {
+            if (!state.compareAndSet(NEW, RUNNING)) {
+                return;
+            }
+            try {
+                worker.run();
+            } catch (RuntimeException | Error e) {
+                error = e instanceof RuntimeException r ? r : new IllegalStateException("batch worker failed", e);
+                throw e;
+            } finally {
+                done.countDown();
+            }
         }
     }
 

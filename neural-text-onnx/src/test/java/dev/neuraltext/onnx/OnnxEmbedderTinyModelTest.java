@@ -70,7 +70,7 @@ class OnnxEmbedderTinyModelTest {
             // [CLS] code java [SEP] = (2 + 10 + 7 + 3) / 4
             assertThat(e.embed(List.of("java"), TextRole.DOCUMENT).get(0)).containsExactly(5.5f, 1f, -5.5f);
             assertThat(e.countTokens("java", TextRole.QUERY)).isEqualTo(2);
-            assertThat(e.modelId()).isEqualTo("embedder/mean/512/windows/unnormalized/prefixed");
+            assertThat(e.modelId()).isEqualTo("embedder/mean/512/unnormalized/prefixed");
         }
     }
 
@@ -108,7 +108,7 @@ class OnnxEmbedderTinyModelTest {
         try (OnnxEmbedder e = OnnxEmbedder.builder().modelFile(dir.resolve("model.onnx"))
                 .tokenizerFile(dir.resolve("tokenizer.json")).normalize(false).build()) {
             assertThat(e.maxSequenceLength()).isEqualTo(4);
-            assertThat(e.modelId()).isEqualTo("model/mean/4/windows/unnormalized");
+            assertThat(e.modelId()).isEqualTo("model/mean/4/unnormalized");
             assertThat(e.embed(List.of("hello world"), TextRole.DOCUMENT).get(0)).containsExactly(4f, 1f, -4f);
         }
     }
@@ -152,6 +152,32 @@ class OnnxEmbedderTinyModelTest {
         try (OnnxEmbedder e = tiny().build()) {
             assertThatThrownBy(() -> e.embed(java.util.Arrays.asList("a", null), TextRole.DOCUMENT))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("texts[1]");
+        }
+    }
+
+    @Test
+    void parallelBatchStreamsAndConcurrentCallersGiveTheSameVectors() throws Exception {
+        List<String> texts = List.of("java", "hello world java strings code", "code", "", "search search hello",
+                "world", "string code java hello", "hello");
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try (OnnxEmbedder sequential = tiny().parallelism(1).batchSize(1).build();
+                OnnxEmbedder parallel = tiny().parallelism(3).batchSize(1).executor(pool).maxConcurrentBatches(2)
+                        .build()) {
+            List<float[]> expected = sequential.embed(texts, TextRole.DOCUMENT);
+            assertThat(expected.get(1)).containsExactly(6.25f, 1f, -6.25f);
+            List<java.util.concurrent.Future<List<float[]>>> calls = new java.util.ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                calls.add(pool.submit(() -> parallel.embed(texts, TextRole.DOCUMENT)));
+            }
+            calls.add(java.util.concurrent.CompletableFuture.completedFuture(parallel.embed(texts, TextRole.DOCUMENT)));
+            for (java.util.concurrent.Future<List<float[]>> call : calls) {
+                List<float[]> got = call.get();
+                for (int i = 0; i < texts.size(); i++) {
+                    assertThat(got.get(i)).as(texts.get(i)).containsExactly(expected.get(i));
+                }
+            }
+        } finally {
+            pool.shutdownNow();
         }
     }
 

@@ -66,14 +66,17 @@ import java.util.concurrent.TimeUnit;
  * same request, same response, fused scores on the same scale as the embedded store.
  *
  * <h2>Collection</h2>
- * {@link Builder#build()} connects and makes sure the collection exists with the layout below, creating it (and its
- * payload indexes) when missing. An existing collection is verified: a missing or differently sized dense vector, a
+ * {@link Builder#build()} connects, checks the server version (1.16 or later: older servers silently ignore the RRF
+ * {@code k}) and makes sure the collection exists with the layout below, creating it (and its payload indexes) when
+ * missing. An existing collection is verified: a missing or differently sized dense vector, a
  * missing sparse vector or a {@code bm25} vector without {@code Modifier.Idf} is reported in one
  * {@link NonRetriableNeuralTextException} listing every difference; the collection is dropped and re-created only with
  * {@link Builder#recreateIncompatibleCollection(boolean)}. Layout:
  * <ul>
  *   <li>named dense vector {@code dense} (cosine, {@link Builder#denseDimension(int)}; absent when 0), sparse vectors
- *       {@code sparse} (SPLADE-style) and {@code bm25} (with {@code Modifier.Idf}, see {@link Bm25Mode});</li>
+ *       {@code sparse} (SPLADE-style) and {@code bm25} (with {@code Modifier.Idf}; see {@link Bm25Mode}: by default
+ *       BM25F weights computed in Java that reproduce the embedded store's BM25 scores, given the corpus's per-field
+ *       average lengths, {@link Builder#bm25FieldAverageLengths(Map)});</li>
  *   <li>point id: the name-based UUID ({@link UUID#nameUUIDFromBytes}, version 3) of the chunk id's UTF-8 bytes, so
  *       re-indexing replaces points instead of duplicating them and a failed batch can simply be sent again;</li>
  *   <li>payload: metadata keys at the top level (list metadata as Qdrant lists, canonical integers as integer payload,
@@ -89,20 +92,31 @@ import java.util.concurrent.TimeUnit;
  * call: one prefetch per leg ({@code dense}, {@code sparse}, {@code bm25}), each with the translated filter and limit
  * {@link HybridQuery#legLimit()}, fused by Qdrant's RRF with {@code k = }{@link RrfFusion#qdrantK(int) rrfK + 1}
  * (Qdrant counts ranks from 0 and defaults to k = 2), which reproduces the embedded store's sums exactly; the fused
- * score is then divided by {@link RrfFusion#maxScore} so that it lands on the scale of {@link FusionMethod}. Per-leg
- * ranks and scores are absent from the hits unless {@link HybridQuery#explain()} is set: then the legs also run as
- * separate queries in the same {@code query_batch} call (without payload; ranks are matched by point id).
+ * score is then divided by {@link RrfFusion#maxScore} so that it lands on the scale of {@link FusionMethod} (Qdrant
+ * sums in 32-bit floats: relative error about 1e-7). Per-leg ranks and scores are absent from the hits unless
+ * {@link HybridQuery#explain()} is set: then the legs also run as separate queries in the same {@code query_batch}
+ * call (without payload; ranks are matched by point id) and the fused score is recomputed from the ranks in double
+ * precision, exactly the embedded store's value.
  *
  * <p>Qdrant has no equivalent of {@link FusionMethod.Weighted}, and its weighted RRF ({@code 1 / (rank / w + k - 1)},
  * server 1.17 or later) is a different curve from ours ({@code w / (k + rank)}). So for {@code Weighted} and for RRF
- * with unequal weights the store runs the legs in one {@code query_batch} call, fuses them in Java with
- * {@link Fusion#of(FusionMethod)} (exactly the embedded store's fusion, per-leg details always filled) and fetches the
- * payload of the fused top hits with one {@code get} call. {@link Builder#serverSideWeightedRrf(boolean)} sends the
+ * with unequal weights the store runs the legs in one {@code query_batch} call (without payload), fuses them in Java
+ * with {@link Fusion#of(FusionMethod)} (exactly the embedded store's fusion, per-leg details always filled) and fetches
+ * the payload of the fused top hits, plus any tied with the last of them, with one {@code get} call, so that ties are
+ * broken by chunk id as in the embedded store. {@link Builder#serverSideWeightedRrf(boolean)} sends the
  * weights to Qdrant instead (one call, scores normalised by Qdrant's own maximum, ranking close to but not identical
  * with the embedded store's).
  *
- * <p>Server-side ties are ordered by chunk id (by best leg rank, then chunk id, in explain mode); the embedded store
- * orders ties by best leg rank, then id.
+ * <p>Hits are ordered as in the embedded store: fused score descending, best leg rank ascending (known only in
+ * explain mode and client-side fusion), chunk id ascending. Qdrant orders exact ties arbitrarily before its own
+ * {@code limit} cut, so without explain a tie straddling the limit may keep a different member than the embedded
+ * store would.
+ *
+ * <h2>Known differences from the embedded store</h2>
+ * Filters: see {@code QdrantFilterConverter} ({@code MatchText} never matches integer payload; {@code MatchExcept}
+ * with mixed integer and string values on mixed lists). Dense search uses Qdrant's HNSW index, approximate once a
+ * segment is large enough to be indexed (about 10,000 points by default), exact below. Client-side BM25 equals the
+ * embedded BM25F score only when the configured field average lengths equal the corpus's.
  *
  * <h2>Connection and failures</h2>
  * Either {@link Builder#host(String, int)} (plus TLS, API key), in which case the store owns the gRPC client and
@@ -138,6 +152,8 @@ public final class QdrantCaseStore implements CaseStore {
         dev.neuraltext.text.CodeDomainTokenizer tokenizer = dev.neuraltext.text.CodeDomainTokenizer.standard();
         return ClientBm25Encoder.averageLengths(chunks, tokenizer::tokenize);
     }
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(QdrantCaseStore.class);
 
     /** The server-side BM25 model name. */
     static final String BM25_MODEL = "qdrant/bm25";
@@ -626,7 +642,49 @@ public final class QdrantCaseStore implements CaseStore {
 
     // ---------------------------------------------------------------- collection setup
 
+    /**
+     * Fails unless the server is recent enough for what this store sends: RRF with {@code k} needs 1.16 (an older
+     * server would silently drop the field and fuse with k = 2), server-side weights 1.17, {@code qdrant/bm25} 1.15.3.
+     * A version string that does not parse is accepted with a warning.
+     */
+    private void checkServerVersion(Builder b) {
+        String version = QdrantCalls.await(client.healthCheckAsync(timeout), "health_check", collection).getVersion();
+        int[] v = parseVersion(version);
+        if (v == null) {
+            LOG.warn("cannot parse Qdrant server version '{}'; assuming it supports RRF with k", version);
+            return;
+        }
+        int[] needed = b.serverSideWeightedRrf ? new int[] {1, 17, 0} : new int[] {1, 16, 0};
+        if (compare(v, needed) < 0) {
+            throw new NonRetriableNeuralTextException("Qdrant server " + version + " is too old for collection '"
+                    + collection + "': need " + needed[0] + "." + needed[1] + "." + needed[2] + " or later (RRF with an"
+                    + " explicit k" + (b.serverSideWeightedRrf ? " and per-prefetch weights" : "") + ")", null);
+        }
+    }
+
+    static int[] parseVersion(String version) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("v?(\\d+)\\.(\\d+)(?:\\.(\\d+))?.*")
+                .matcher(version == null ? "" : version.trim());
+        if (!m.matches()) {
+            return null;
+        }
+        return new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+            m.group(3) == null ? 0 : Integer.parseInt(m.group(3))};
+    }
+
+    private static int compare(int[] a, int[] b) {
+        for (int i = 0; i < 3; i++) {
+            if (a[i] != b[i]) {
+                return Integer.compare(a[i], b[i]);
+            }
+        }
+        return 0;
+    }
+
     private void ensureCollection(Builder b) {
+        if (b.checkServerVersion) {
+            checkServerVersion(b);
+        }
         boolean exists = QdrantCalls.await(client.collectionExistsAsync(collection, timeout), "collection_exists",
                 collection);
         if (!exists) {
@@ -650,6 +708,8 @@ public final class QdrantCaseStore implements CaseStore {
                         + ". Use another collection name, fix it, or set recreateIncompatibleCollection(true) to drop"
                         + " and re-create it (deletes its points)", null);
             }
+            LOG.warn("dropping incompatible Qdrant collection '{}' ({}) as recreateIncompatibleCollection is set",
+                    collection, String.join("; ", diffs));
             QdrantCalls.await(client.deleteCollectionAsync(collection, timeout), "delete incompatible collection",
                     collection);
             create(b);
@@ -697,7 +757,8 @@ public final class QdrantCaseStore implements CaseStore {
      * timeout 30 s per call, no dense vector (dimension 0), {@link Bm25Mode#CLIENT_SIDE} with {@link Bm25Params#defaults()}
      * and field average lengths {@link #DEFAULT_BM25_FIELD_AVERAGE_LENGTHS} (others 48.4), 1 shard, replication factor 1, write consistency factor 1, keyword
      * indexes on {@link #DEFAULT_INDEXED_FIELDS}, upsert batches of 64 points, create the collection when missing, never
-     * drop an incompatible one, client-side fusion for RRF with unequal weights. The collection name is required.
+     * drop an incompatible one, client-side fusion for RRF with unequal weights, check the server version. The
+     * collection name is required.
      * Not thread-safe; {@link #build()} may be called more than once.
      */
     public static final class Builder {
@@ -722,6 +783,7 @@ public final class QdrantCaseStore implements CaseStore {
         private boolean createIfMissing = true;
         private boolean recreateIncompatible;
         private boolean serverSideWeightedRrf;
+        private boolean checkServerVersion = true;
 
         private Builder() {
         }
@@ -887,6 +949,15 @@ public final class QdrantCaseStore implements CaseStore {
          */
         public Builder serverSideWeightedRrf(boolean serverSide) {
             this.serverSideWeightedRrf = serverSide;
+            return this;
+        }
+
+        /**
+         * Whether {@link #build()} asks the server for its version and rejects one older than 1.16 (1.17 with
+         * {@link #serverSideWeightedRrf(boolean)}), which would silently ignore the RRF {@code k} (default true).
+         */
+        public Builder checkServerVersion(boolean check) {
+            this.checkServerVersion = check;
             return this;
         }
 

@@ -74,11 +74,13 @@ final class FakeQdrant implements AutoCloseable {
         String name = "fake-qdrant-" + NAMES.incrementAndGet();
         if (loopback) {
             server = io.grpc.Grpc.newServerBuilderForPort(0, io.grpc.InsecureServerCredentials.create())
-                    .addService(new PointsService()).addService(new CollectionsService()).build().start();
+                    .addService(new PointsService()).addService(new CollectionsService())
+                    .addService(new HealthService()).build().start();
             channel = null;
         } else {
             server = InProcessServerBuilder.forName(name)
-                    .addService(new PointsService()).addService(new CollectionsService()).build().start();
+                    .addService(new PointsService()).addService(new CollectionsService())
+                    .addService(new HealthService()).build().start();
             channel = InProcessChannelBuilder.forName(name).directExecutor().build();
         }
     }
@@ -176,6 +178,18 @@ final class FakeQdrant implements AutoCloseable {
             return false;
         }
         return created != null;
+    }
+
+    /** The version the health check reports. */
+    volatile String version = "1.17.1";
+
+    private final class HealthService extends io.qdrant.client.grpc.QdrantGrpc.QdrantImplBase {
+        @Override
+        public void healthCheck(io.qdrant.client.grpc.QdrantOuterClass.HealthCheckRequest request,
+                StreamObserver<io.qdrant.client.grpc.QdrantOuterClass.HealthCheckReply> observer) {
+            answer("healthCheck", request, observer, () -> io.qdrant.client.grpc.QdrantOuterClass.HealthCheckReply
+                    .newBuilder().setTitle("qdrant - vector search engine").setVersion(version).build());
+        }
     }
 
     private final class CollectionsService extends CollectionsGrpc.CollectionsImplBase {

@@ -98,7 +98,7 @@ class QdrantCaseStoreTest {
             assertThat(i.getWait()).isTrue();
         });
         assertThat(server.calls).extracting(FakeQdrant.Call::method)
-                .startsWith("collectionExists", "create").doesNotContain("deleteCollection");
+                .startsWith("healthCheck", "collectionExists", "create").doesNotContain("deleteCollection");
     }
 
     @Test
@@ -145,6 +145,23 @@ class QdrantCaseStoreTest {
     }
 
     @Test
+    void aServerTooOldForRrfKIsRejectedBeforeAnythingIsCreated() {
+        server.version = "1.15.5";
+        assertThatThrownBy(() -> builder().build()).isInstanceOf(NonRetriableNeuralTextException.class)
+                .hasMessageContaining("Qdrant server 1.15.5 is too old for collection 'code': need 1.16.0");
+        server.version = "1.16.2";
+        assertThatThrownBy(() -> builder().serverSideWeightedRrf(true).build())
+                .hasMessageContaining("need 1.17.0").hasMessageContaining("per-prefetch weights");
+        assertThat(server.calls("create")).isEmpty();
+        builder().build(); // 1.16.2 is enough for RRF with k
+        server.version = "dev-build";
+        builder().build(); // unparseable: accepted with a warning
+        assertThat(QdrantCaseStore.parseVersion("v1.17.1")).containsExactly(1, 17, 1);
+        assertThat(QdrantCaseStore.parseVersion("1.16")).containsExactly(1, 16, 0);
+        assertThat(QdrantCaseStore.parseVersion("1.18.0-rc1")).containsExactly(1, 18, 0);
+    }
+
+    @Test
     void aMissingCollectionIsAnErrorWhenCreationIsOff() {
         assertThatThrownBy(() -> builder().createIfMissing(false).build())
                 .isInstanceOf(NonRetriableNeuralTextException.class)
@@ -158,7 +175,7 @@ class QdrantCaseStoreTest {
         QdrantCaseStore store = builder().build();
         assertThat(store.collection()).isEqualTo(COLLECTION);
         assertThat(server.calls).extracting(FakeQdrant.Call::method)
-                .startsWith("collectionExists", "create", "getCollection", "createFieldIndex");
+                .startsWith("healthCheck", "collectionExists", "create", "getCollection", "createFieldIndex");
     }
 
     // ---------------------------------------------------------------- upsert
@@ -542,7 +559,7 @@ class QdrantCaseStoreTest {
         assertThatThrownBy(() -> QdrantCaseStore.builder().host("127.0.0.1", 1).collection("code")
                 .timeout(Duration.ofSeconds(3)).build())
                 .isInstanceOf(RetriableNeuralTextException.class)
-                .hasMessageContaining("collection_exists on collection 'code'");
+                .hasMessageContaining("health_check on collection 'code'");
     }
 
     @Test

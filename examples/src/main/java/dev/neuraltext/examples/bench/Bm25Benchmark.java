@@ -89,7 +89,12 @@ public final class Bm25Benchmark {
                 switch (a) {
                     case "--dataset" -> dataset = Path.of(args[++i]);
                     case "--builds" -> builds = positive(args[++i], a);
-                    case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+                    case "--warmup" -> {
+                        warmup = Integer.parseInt(args[++i]);
+                        if (warmup < 0) {
+                            throw new IllegalArgumentException("--warmup must be >= 0, got " + warmup);
+                        }
+                    }
                     case "--passes" -> passes = positive(args[++i], a);
                     case "--limit" -> limit = positive(args[++i], a);
                     case "--lucene-no-stop" -> stopWords = false;

@@ -54,6 +54,7 @@ public final class EmbeddingBenchmark {
         int batchSize = 0;
         int threads = 0;
         int parallelism = 0;
+        int maxLength = 0;
         boolean spin = false;
         String only = "both";
         LongInputPolicy policy = null;
@@ -68,6 +69,7 @@ public final class EmbeddingBenchmark {
                     case "--batch-size" -> batchSize = Integer.parseInt(args[++i]);
                     case "--threads" -> threads = Integer.parseInt(args[++i]);
                     case "--parallelism" -> parallelism = Integer.parseInt(args[++i]);
+                    case "--max-length" -> maxLength = Integer.parseInt(args[++i]);
                     case "--spin" -> spin = true;
                     case "--only" -> only = args[++i];
                     case "--policy" -> policy = LongInputPolicy.valueOf(args[++i].toUpperCase(Locale.ROOT));
@@ -108,6 +110,9 @@ public final class EmbeddingBenchmark {
                     }
                     if (parallelism > 0) {
                         builder.parallelism(parallelism);
+                    }
+                    if (maxLength > 0) {
+                        builder.maxSequenceLength(maxLength);
                     }
                     if (threads > 0) {
                         builder.intraOpThreads(threads);
@@ -202,8 +207,9 @@ public final class EmbeddingBenchmark {
 
     private static void usage(PrintStream s) {
         s.println("usage: EmbeddingBenchmark [--corpus corpus.jsonl] [--limit N] [--call-size 512] [--warmup 64]");
-        s.println("         [--only both|ours|langchain4j] [--policy truncate|windows] and OnnxEmbedder settings"
-                + " (default: the preset's): [--batch-size N] [--parallelism N] [--threads N (intra-op)] [--spin]");
+        s.println("         [--only both|ours|langchain4j] [--policy truncate|windows]");
+        s.println("         OnnxEmbedder settings (default: the preset's): [--max-length 256] [--batch-size N]"
+                + " [--parallelism N] [--threads N (intra-op)] [--spin]");
         s.println("default corpus: " + DEFAULT_CORPUS);
     }
 

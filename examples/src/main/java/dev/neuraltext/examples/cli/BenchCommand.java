@@ -1,15 +1,53 @@
 package dev.neuraltext.examples.cli;
 
+import dev.neuraltext.examples.bench.Bm25Benchmark;
+import dev.neuraltext.examples.bench.EmbeddingBenchmark;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Unmatched;
 
-/** Being written. */
-@Command(name = "bench", description = "Not available yet.")
+/**
+ * {@code neural-text bench}: performance side by side with the peer in the same run, reported as ratios.
+ * {@code bench bm25} compares our BM25 index with Lucene 9.12 (WordDelimiterGraphFilter analyzer);
+ * {@code bench embed} compares our ONNX MiniLM embedder with LangChain4j's in-process one.
+ */
+@Command(
+        name = "bench",
+        description = "Benchmarks against peers in the same run (reported as ratios).",
+        mixinStandardHelpOptions = true,
+        subcommands = {BenchCommand.Bm25.class, BenchCommand.Embed.class})
 final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        System.err.println("neural-text bench: not available yet");
+        System.err.println("neural-text bench: name a benchmark: bm25 (vs Lucene) or embed (vs LangChain4j);"
+                + " add --help after it for its options");
         return 2;
+    }
+
+    @Command(name = "bm25", description = "BM25 indexing and query latency vs Lucene 9.12 on a BEIR dataset."
+            + " Options: [--dataset DIR] [--builds N] [--warmup N] [--passes N] [--limit K]")
+    static final class Bm25 implements Callable<Integer> {
+        @Unmatched
+        List<String> args = new ArrayList<>();
+
+        @Override
+        public Integer call() {
+            return Bm25Benchmark.run(args.toArray(String[]::new));
+        }
+    }
+
+    @Command(name = "embed", description = "Embedding throughput vs LangChain4j's all-MiniLM-L6-v2 on a BEIR corpus."
+            + " Options: [--corpus corpus.jsonl] [--limit N] [--call-size N] [--warmup N]")
+    static final class Embed implements Callable<Integer> {
+        @Unmatched
+        List<String> args = new ArrayList<>();
+
+        @Override
+        public Integer call() {
+            return EmbeddingBenchmark.run(args.toArray(String[]::new));
+        }
     }
 }

@@ -52,11 +52,24 @@ final class DemoCommand implements Callable<Integer> {
                 SearchCommand.run(s, p, true, json, s.indexDir.toString());
                 if (!json) {
                     System.out.println();
-                    System.out.println("Ask more: java -jar examples/target/neural-text.jar search \"<query>\" --index "
-                            + s.indexDir);
+                    System.out.println("Ask more: " + launcher() + " search \"<query>\" --index " + s.indexDir);
                 }
             }
             return 0;
         });
+    }
+
+    /** How this program was started: {@code java -jar <jar>} relative to the working folder when run from a jar. */
+    static String launcher() {
+        try {
+            Path jar = Path.of(DemoCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            if (jar.toString().endsWith(".jar")) {
+                Path cwd = Path.of("").toAbsolutePath();
+                return "java -jar " + (jar.startsWith(cwd) ? cwd.relativize(jar) : jar);
+            }
+        } catch (java.net.URISyntaxException | RuntimeException e) {
+            // fall through to the generic name
+        }
+        return "neural-text";
     }
 }

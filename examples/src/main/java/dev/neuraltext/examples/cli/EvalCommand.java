@@ -64,6 +64,10 @@ final class EvalCommand implements Callable<Integer> {
             description = "technique the others are compared with head-to-head (default: ${DEFAULT-VALUE})")
     String baseline;
 
+    @Option(names = "--compare", split = ",", paramLabel = "<a:b>",
+            description = "extra head-to-head pairs, e.g. hybrid-rrf:peers-rrf,dense:langchain4j-minilm")
+    List<String> compare = new ArrayList<>();
+
     @Option(names = "--cache-dir", paramLabel = "<dir>",
             description = "document embedding cache (default: ~/.cache/neural-text/embeddings)")
     Path cacheDir;
@@ -88,7 +92,8 @@ final class EvalCommand implements Callable<Integer> {
             Path cache = noCache ? null : cacheDir != null ? cacheDir
                     : Path.of(System.getProperty("user.home"), ".cache", "neural-text", "embeddings");
             return EvalMain.run(dataset, split, techniques, peerList, sliceBy, k, depth, out, !noDense, spladeModel,
-                    rerankerModel, alpha, warmup, cache, baseline, quiet, System.out, System.err);
+                    rerankerModel, alpha, warmup, cache, baseline, compare, quiet, System.out,
+                    System.err);
         } catch (IllegalArgumentException e) {
             System.err.println("neural-text eval: " + e.getMessage());
             return 2;

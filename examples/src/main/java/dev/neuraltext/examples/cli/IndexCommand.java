@@ -16,7 +16,8 @@ import picocli.CommandLine.Parameters;
             "Re-running re-chunks and re-embeds only changed files and drops the chunks of deleted ones. Test sources, "
                     + ".gitignore'd, hidden, binary and large files are skipped."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:index built or up to date", "1:indexing failed", "2:bad input (missing folder, bad glob)"})
+        exitCodeList = {"0:index built or up to date", "1:indexing failed", "2:bad input (missing folder, bad glob)",
+            "3:the Qdrant collection cannot be used"})
 final class IndexCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "FOLDER", description = "The folder to index.")

@@ -42,7 +42,7 @@ final class SearchCommand implements Callable<Integer> {
             description = "Legs to run: bm25, dense, sparse (default: every leg the index has).")
     List<String> legs;
 
-    @Option(names = "--no-extend", description = "Return exactly --limit hits: no adaptive extension.")
+    @Option(names = "--no-extend", description = "Return at most --limit hits: no adaptive extension.")
     boolean noExtend;
 
     @Option(names = "--no-dense", description = "Do not load the dense model: BM25 only, faster start.")

@@ -180,6 +180,12 @@ final class EvalHarness {
                 h2h.add(test.compare(r.run(), baseline.run()));
             }
         }
+        for (String pair : settings.compare()) {
+            String[] ab = pair.split(":");
+            TechniqueResult a = find(results, ab[0].trim());
+            TechniqueResult b = find(results, ab[1].trim());
+            h2h.add(test.compare(a.run(), b.run()));
+        }
 
         Map<String, Object> meta = new LinkedHashMap<>();
         meta.put("dataset", dataset.name());
@@ -207,6 +213,16 @@ final class EvalHarness {
         meta.put("rerankerModel", reranker == null ? null : reranker.modelId());
         meta.put("alpha", settings.alpha());
         return new EvalReport(dataset, settings, suite, meta, indexing, results, h2h);
+    }
+
+    private static TechniqueResult find(List<TechniqueResult> results, String name) {
+        for (TechniqueResult r : results) {
+            if (r.name().equals(name)) {
+                return r;
+            }
+        }
+        List<String> names = results.stream().map(TechniqueResult::name).toList();
+        throw new IllegalArgumentException("--compare names '" + name + "', which did not run; ran " + names);
     }
 
     private List<Technique> selectTechniques(Set<Leg> legs, boolean hasReranker) {
@@ -282,7 +298,10 @@ final class EvalHarness {
                 new EvalRun(peer.name(), dataset.name(), runner.suite(), results), total, encoding, null);
     }
 
-    /** RRF (k = 60) of two peers' rankings; its latency is the sum of theirs (run one after the other). */
+    /**
+     * RRF (k = 60, 1-based ranks, top {@code depth} of each) of two peers' rankings; its latency is the sum of theirs
+     * (run one after the other).
+     */
     private TechniqueResult peerRrf(EvalDataset dataset, EvalRunner runner, TechniqueResult a, TechniqueResult b) {
         List<QueryResult> results = new ArrayList<>();
         List<QueryResult> ra = a.run().results();
@@ -298,7 +317,10 @@ final class EvalHarness {
                 }
             }
             List<Map.Entry<String, Double>> entries = new ArrayList<>(scores.entrySet());
-            entries.sort((e1, e2) -> Double.compare(e2.getValue(), e1.getValue()));
+            // equal fused scores (same ranks in swapped lists) are ordered by id, so the result does not depend on
+            // which list is read first
+            entries.sort((e1, e2) -> e1.getValue().equals(e2.getValue()) ? e1.getKey().compareTo(e2.getKey())
+                    : Double.compare(e2.getValue(), e1.getValue()));
             List<String> ids = new ArrayList<>();
             for (int r = 0; r < Math.min(settings.depth(), entries.size()); r++) {
                 ids.add(entries.get(r).getKey());

@@ -24,10 +24,11 @@ public final class EvalMain {
      */
     public static int run(Path dataset, String split, List<String> techniques, List<String> peers,
             List<String> sliceBy, int k, int depth, Path out, boolean dense, Path spladeModel, Path rerankerModel,
-            double alpha, int warmup, Path cacheDir, String baseline, boolean quiet, PrintStream stdout,
+            double alpha, int warmup, Path cacheDir, String baseline, List<String> compare, boolean quiet,
+            PrintStream stdout,
             PrintStream stderr) {
         EvalSettings settings = new EvalSettings(dataset, split, techniques, peers, sliceBy, k, depth, out, dense,
-                spladeModel, rerankerModel, alpha, warmup, cacheDir, baseline);
+                spladeModel, rerankerModel, alpha, warmup, cacheDir, baseline, compare);
         ProgressBar bar = quiet ? ProgressBar.silent() : new ProgressBar(stderr, System.console() != null);
         EvalReport report = new EvalHarness(settings, bar, quiet ? new PrintStream(
                 java.io.OutputStream.nullOutputStream()) : stderr).run();

@@ -22,10 +22,11 @@ import java.util.List;
  * @param warmup        queries run unmeasured before each technique (default 20)
  * @param cacheDir      where document embeddings are cached, or null for no disk cache
  * @param baseline      the technique every other is compared with head-to-head (default {@code bm25})
+ * @param compare       extra head-to-head pairs {@code a:b} (any two technique or peer names)
  */
 record EvalSettings(Path dataset, String split, List<String> techniques, List<String> peers, List<String> sliceBy,
         int k, int depth, Path out, boolean dense, Path spladeModel, Path rerankerModel, double alpha, int warmup,
-        Path cacheDir, String baseline) {
+        Path cacheDir, String baseline, List<String> compare) {
 
     static final List<String> ALL_PEERS = List.of("lucene-standard", "lucene-wdgf", "langchain4j-minilm");
 
@@ -33,6 +34,12 @@ record EvalSettings(Path dataset, String split, List<String> techniques, List<St
         techniques = List.copyOf(techniques);
         peers = List.copyOf(peers);
         sliceBy = List.copyOf(sliceBy);
+        compare = List.copyOf(compare);
+        for (String pair : compare) {
+            if (pair.split(":", -1).length != 2 || pair.startsWith(":") || pair.endsWith(":")) {
+                throw new IllegalArgumentException("--compare expects pairs a:b, got '" + pair + "'");
+            }
+        }
         for (String p : peers) {
             if (!ALL_PEERS.contains(p)) {
                 throw new IllegalArgumentException("unknown peer '" + p + "', expected one of " + ALL_PEERS);

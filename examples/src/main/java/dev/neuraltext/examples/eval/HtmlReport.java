@@ -128,8 +128,7 @@ final class HtmlReport {
         for (String n : names) {
             sb.append("<th>").append(esc(n)).append("</th>");
         }
-        sb.append("<th>p50 ms</th><th>p95 ms</th><th>p99 ms</th><th>query enc p50 ms</th><th>mean returned</th>")
-                .append("</tr></thead><tbody>\n");
+        sb.append("</tr></thead><tbody>\n");
         double[] best = new double[names.size()];
         java.util.Arrays.fill(best, Double.NEGATIVE_INFINITY);
         for (TechniqueResult r : results) {
@@ -149,12 +148,27 @@ final class HtmlReport {
                 sb.append("<td style=\"background:").append(heat(v, lowerBetter)).append("\">")
                         .append(isBest ? "<b>" + f3(v) + "</b>" : f3(v)).append("</td>");
             }
-            sb.append("<td>").append(ms(r.latencyMillis(50))).append("</td><td>").append(ms(r.latencyMillis(95)))
-                    .append("</td><td>").append(ms(r.latencyMillis(99))).append("</td><td>")
-                    .append(r.encodes() ? ms(r.encodingMillis(50)) : "-").append("</td><td>")
-                    .append(f2(r.run().meanReturned())).append("</td></tr>\n");
+            sb.append("</tr>\n");
         }
         sb.append("</tbody></table><p class=\"note\">").append(esc(descriptions(results))).append("</p></div>\n");
+
+        sb.append("<h2>Latency</h2>\n<div class=\"card\"><table><thead><tr><th>technique</th><th>p50 ms</th>")
+                .append("<th>p95 ms</th><th>p99 ms</th><th>mean ms</th><th>query encoding p50 ms</th>")
+                .append("<th>query encoding p95 ms</th><th>query encoding p99 ms</th><th>mean returned</th>")
+                .append("</tr></thead><tbody>\n");
+        for (TechniqueResult r : results) {
+            sb.append("<tr").append(isPeer(r) ? " class=\"peer\"" : "").append("><td>").append(esc(r.name()))
+                    .append("</td><td>").append(ms(r.latencyMillis(50))).append("</td><td>")
+                    .append(ms(r.latencyMillis(95))).append("</td><td>").append(ms(r.latencyMillis(99)))
+                    .append("</td><td>").append(ms(r.meanLatencyMillis())).append("</td><td>")
+                    .append(r.encodes() ? ms(r.encodingMillis(50)) : "-").append("</td><td>")
+                    .append(r.encodes() ? ms(r.encodingMillis(95)) : "-").append("</td><td>")
+                    .append(r.encodes() ? ms(r.encodingMillis(99)) : "-").append("</td><td>")
+                    .append(f2(r.run().meanReturned())).append("</td></tr>\n");
+        }
+        sb.append("</tbody></table><p class=\"note\">Per query, measured after ").append(meta.get("warmupQueries"))
+                .append(" warm-up queries, one query at a time; totals include query encoding. A peer RRF's latency is "
+                        + "the sum of its two peers'.</p></div>\n");
 
         if (results.stream().anyMatch(r -> r.adaptive() != null)) {
             sb.append("<h2>Adaptive extension</h2>\n<div class=\"card\"><table><thead><tr><th>technique</th>")
@@ -178,14 +192,16 @@ final class HtmlReport {
         }
 
         if (!report.headToHead().isEmpty()) {
-            sb.append("<h2>Head-to-head on ").append(esc(ndcg)).append(" against ")
-                    .append(esc(String.valueOf(meta.get("baseline")))).append("</h2>\n<div class=\"card\"><table>")
-                    .append("<thead><tr><th>technique</th><th>mean</th><th>baseline</th><th>delta</th>")
+            sb.append("<h2>Head-to-head on ").append(esc(ndcg)).append(" (against ")
+                    .append(esc(String.valueOf(meta.get("baseline")))).append(" unless named)</h2>\n")
+                    .append("<div class=\"card\"><table>")
+                    .append("<thead><tr><th>technique</th><th>against</th><th>mean</th><th>theirs</th><th>delta</th>")
                     .append("<th>95% CI (bootstrap)</th><th>wins</th><th>losses</th><th>draws</th>")
                     .append("<th>p (paired randomisation)</th></tr></thead><tbody>\n");
             for (HeadToHead.Result h : report.headToHead()) {
                 boolean sig = h.significant(0.05);
-                sb.append("<tr><td>").append(esc(h.a())).append("</td><td>").append(f3(h.meanA())).append("</td><td>")
+                sb.append("<tr><td>").append(esc(h.a())).append("</td><td>").append(esc(h.b())).append("</td><td>")
+                        .append(f3(h.meanA())).append("</td><td>")
                         .append(f3(h.meanB())).append("</td><td class=\"")
                         .append(!sig ? "insig" : h.meanDelta() > 0 ? "better" : "worse").append("\">")
                         .append(String.format(Locale.ROOT, "%+.3f", h.meanDelta())).append("</td><td>")

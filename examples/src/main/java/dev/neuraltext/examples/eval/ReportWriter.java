@@ -47,7 +47,8 @@ final class ReportWriter {
     }
 
     private static Path write(Path file, String content) throws IOException {
-        Path tmp = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".tmp");
+        // a sibling with the default permissions (createTempFile would make the report owner-only)
+        Path tmp = file.resolveSibling(file.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
         try {
             Files.writeString(tmp, content, StandardCharsets.UTF_8);
             try {
@@ -281,14 +282,15 @@ final class ReportWriter {
         }
 
         if (!report.headToHead().isEmpty()) {
-            sb.append("## Head-to-head on ").append(ndcg).append(" against ").append(meta.get("baseline"))
-                    .append("\n\n");
-            List<String> h = List.of("technique", "mean", "baseline", "delta", "95% CI", "wins", "losses", "draws",
-                    "p (paired randomisation)");
+            sb.append("## Head-to-head on ").append(ndcg).append(" (against ").append(meta.get("baseline"))
+                    .append(" unless named)\n\n");
+            List<String> h = List.of("technique", "against", "mean", "theirs", "delta", "95% CI", "wins", "losses",
+                    "draws", "p (paired randomisation)");
             row(sb, h);
             separator(sb, h.size());
             for (HeadToHead.Result r : report.headToHead()) {
-                row(sb, List.of(r.a(), f3(r.meanA()), f3(r.meanB()), String.format(Locale.ROOT, "%+.3f", r.meanDelta()),
+                row(sb, List.of(r.a(), r.b(), f3(r.meanA()), f3(r.meanB()),
+                        String.format(Locale.ROOT, "%+.3f", r.meanDelta()),
                         String.format(Locale.ROOT, "[%+.3f, %+.3f]", r.ciLow(), r.ciHigh()),
                         String.valueOf(r.wins()), String.valueOf(r.losses()), String.valueOf(r.draws()),
                         r.pValue() < 0.0001 ? "< 0.0001" : String.format(Locale.ROOT, "%.4f", r.pValue())));

@@ -175,7 +175,9 @@ final class Svg {
             sb.append(shape).append(String.format(Locale.ROOT, " fill=\"%s\" fill-opacity=\"0.85\" stroke=\"white\" "
                     + "stroke-width=\"1.5\"><title>%s: %.3f at %s</title></%s>%n", p.color(), esc(p.label()), p.y(),
                     fmtMs(p.x()), p.peer() ? "rect" : "circle"));
-            sb.append(text((int) x, (int) y - 9, String.valueOf(i + 1), 10, "700", p.color(), "middle"));
+            // alternate the number above and below so neighbours with nearly equal values stay readable
+            sb.append(text((int) x + (i % 2 == 0 ? 0 : 10), (int) y + (i % 2 == 0 ? -9 : 15), String.valueOf(i + 1),
+                    10, "700", p.color(), "middle"));
         }
         int ly = top + 6;
         for (int i = 0; i < points.size(); i++) {

@@ -29,7 +29,7 @@ class EvalCommandTest {
     void writesReportsWhoseJsonHasTheStableShapeAndHandCheckedValues() throws Exception {
         int code = NeuralTextCli.run("eval", "--dataset", fixture().toString(), "--no-dense", "--quiet",
                 "--techniques", "bm25,bm25+adaptive", "--peers=lucene-standard,lucene-wdgf", "--slice-by", "type,shape",
-                "--warmup", "2", "--no-cache", "--out", out.toString());
+                "--warmup", "2", "--no-cache", "--compare", "lucene-wdgf:lucene-standard", "--out", out.toString());
         assertThat(code).isZero();
         assertThat(out.resolve("report.md")).content().contains("| **bm25** |", "| _lucene-standard_ |");
         assertThat(out.resolve("report.html")).content().contains("<svg", "Latency vs quality", "lucene-wdgf");
@@ -75,11 +75,15 @@ class EvalCommandTest {
         assertThat(std.at("/overall/success@1").asDouble()).isCloseTo(5.0 / 6, within(1e-4));
 
         JsonNode h2h = root.get("headToHead");
-        assertThat(h2h.size()).isEqualTo(3);
+        assertThat(h2h.size()).isEqualTo(4); // three against the baseline bm25, one asked for with --compare
         for (JsonNode h : h2h) {
-            assertThat(h.get("b").asText()).isEqualTo("bm25");
             assertThat(h.get("wins").asInt() + h.get("losses").asInt() + h.get("draws").asInt()).isEqualTo(6);
         }
+        assertThat(h2h.get(0).get("b").asText()).isEqualTo("bm25");
+        JsonNode extra = h2h.get(3);
+        assertThat(extra.get("a").asText()).isEqualTo("lucene-wdgf");
+        assertThat(extra.get("b").asText()).isEqualTo("lucene-standard");
+        assertThat(extra.get("meanB").asDouble()).isCloseTo((kw1 + 4) / 6, within(1e-4));
     }
 
     @Test
@@ -90,6 +94,8 @@ class EvalCommandTest {
                 "--techniques", "bm25+turbo", "--no-cache", "--out", out.toString())).isEqualTo(2);
         assertThat(NeuralTextCli.run("eval", "--dataset", out.resolve("missing").toString(), "--no-dense", "--quiet",
                 "--no-cache")).isEqualTo(1);
+        assertThat(NeuralTextCli.run("eval", "--dataset", fixture().toString(), "--no-dense", "--quiet",
+                "--techniques", "bm25", "--compare", "bm25:dense", "--no-cache", "--out", out.toString())).isEqualTo(2);
     }
 
     @Test
