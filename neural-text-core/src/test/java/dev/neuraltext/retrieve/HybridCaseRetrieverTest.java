@@ -16,6 +16,7 @@ import dev.neuraltext.encode.SparseVector;
 import dev.neuraltext.encode.TextRole;
 import dev.neuraltext.filter.PayloadFilter;
 import dev.neuraltext.ingest.ChunkInput;
+import dev.neuraltext.search.FusionMethod;
 import dev.neuraltext.search.HybridQuery;
 import dev.neuraltext.search.Leg;
 import dev.neuraltext.search.SearchHit;
@@ -144,6 +145,9 @@ class HybridCaseRetrieverTest {
                 .put("needle", 1, 0, 0);
     }
 
+    /** Explicit equal-weight RRF (k = 60), which the hand-computed expectations of {@link #chunks()} assume. */
+    private static final FusionMethod RRF_60 = FusionMethod.defaultMethod();
+
     private static SearchRequest.Builder request(String text) {
         return SearchRequest.builder(text).adaptive(false);
     }
@@ -156,7 +160,8 @@ class HybridCaseRetrieverTest {
     void fusedRankingFollowsHandComputedRrf() {
         HybridCaseRetriever r = HybridCaseRetriever.builder(InMemoryCaseStore.create()).embedder(embedder()).build();
         r.index(chunks());
-        SearchResponse both = r.search(request("needle").limit(4).build());
+        // an explicit fusion method is honoured exactly (no query-shape weighting)
+        SearchResponse both = r.search(request("needle").limit(4).fusion(FusionMethod.defaultMethod()).build());
         assertThat(both.legsRun()).containsExactlyInAnyOrder(Leg.BM25, Leg.DENSE);
         assertThat(ids(both)).containsExactly("B", "A", "C", "D");
         double norm = 2.0 / 61;
@@ -172,6 +177,50 @@ class HybridCaseRetrieverTest {
         assertThat(ids(r.search(request("needle").limit(4).legs(Leg.BM25).build()))).containsExactly("A", "B");
         assertThat(ids(r.search(request("needle").limit(4).filter(matchKeyword("kind", "x")).build())))
                 .containsExactly("A", "C");
+    }
+
+    @Test
+    void automaticFusionWeightsBm25UpForIdentifierShapedQueries() {
+        TableEmbedder e = embedder().put("where is the needle", 1, 0, 0); // same dense ranking as "needle"
+        RecordingStore store = new RecordingStore(InMemoryCaseStore.create());
+        HybridCaseRetriever r = HybridCaseRetriever.builder(store).embedder(e).build();
+        r.index(chunks());
+        // "needle" is a one-word keyword query: RRF k = 20, BM25 weight 10, dense 1; norm = 10/21 + 1/21 = 11/21.
+        // BM25 ranks A, B; dense ranks C, B, D, A.
+        SearchResponse kw = r.search(request("needle").limit(4).build());
+        assertThat(store.queries.get(0).fusion()).isEqualTo(new FusionMethod.Rrf(20, Map.of(Leg.BM25, 10.0)));
+        double norm = 11.0 / 21;
+        assertThat(ids(kw)).containsExactly("A", "B", "C", "D"); // BM25's first stays first
+        assertThat(kw.hits().get(0).fusedScore()).isCloseTo((10.0 / 21 + 1.0 / 24) / norm, within(1e-9));
+        assertThat(kw.hits().get(1).fusedScore()).isCloseTo((10.0 / 22 + 1.0 / 22) / norm, within(1e-9));
+        assertThat(kw.hits().get(2).fusedScore()).isCloseTo((1.0 / 21) / norm, within(1e-9));
+        assertThat(kw.hits().get(3).fusedScore()).isCloseTo((1.0 / 23) / norm, within(1e-9));
+
+        // natural language: RRF k = 20, equal weights; B = (2/22) / (2/21) beats A = (1/21 + 1/24) / (2/21)
+        SearchResponse nl = r.search(request("where is the needle").limit(4).build());
+        assertThat(store.queries.get(1).fusion()).isEqualTo(new FusionMethod.Rrf(20, Map.of(Leg.BM25, 1.0)));
+        assertThat(ids(nl)).containsExactly("B", "A", "C", "D");
+        assertThat(nl.hits().get(0).fusedScore()).isCloseTo(21.0 / 22, within(1e-9));
+        assertThat(nl.hits().get(1).fusedScore()).isCloseTo((1.0 / 21 + 1.0 / 24) / (2.0 / 21), within(1e-9));
+
+        // an explicit method is passed through untouched
+        FusionMethod explicit = FusionMethod.alpha(0.3);
+        r.search(request("needle").limit(4).fusion(explicit).build());
+        assertThat(store.queries.get(2).fusion()).isEqualTo(explicit);
+        assertThat(SearchRequest.of("needle", 4).autoFusion()).isTrue();
+        assertThat(request("needle").fusion(explicit).build().autoFusion()).isFalse();
+    }
+
+    @Test
+    void automaticFusionSettingsAreConfigurable() {
+        HybridCaseRetriever r = HybridCaseRetriever.builder(InMemoryCaseStore.create()).autoRrfK(5)
+                .identifierBm25Weight(4).naturalLanguageBm25Weight(0.5).build();
+        assertThat(r.fusionFor("StringUtils isBlank")).isEqualTo(new FusionMethod.Rrf(5, Map.of(Leg.BM25, 4.0)));
+        assertThat(r.fusionFor("how are fused scores normalised"))
+                .isEqualTo(new FusionMethod.Rrf(5, Map.of(Leg.BM25, 0.5)));
+        HybridCaseRetriever d = HybridCaseRetriever.builder(InMemoryCaseStore.create()).build();
+        assertThat(d.fusionFor("ChatModel")).isEqualTo(new FusionMethod.Rrf(HybridCaseRetriever.DEFAULT_AUTO_RRF_K,
+                Map.of(Leg.BM25, HybridCaseRetriever.DEFAULT_IDENTIFIER_BM25_WEIGHT)));
     }
 
     @Test
@@ -299,7 +348,7 @@ class HybridCaseRetrieverTest {
         HybridCaseRetriever r = HybridCaseRetriever.builder(InMemoryCaseStore.create()).embedder(embedder())
                 .reranker(reranker).rerankDepth(3).build();
         r.index(chunks());
-        SearchResponse resp = r.search(request("needle").limit(2).build());
+        SearchResponse resp = r.search(request("needle").fusion(RRF_60).limit(2).build());
         assertThat(resp.reranked()).isTrue();
         // the fused top 3 are B, A, C; D (fused 4th) is below the depth and never seen by the reranker
         assertThat(reranker.seen).containsExactly(List.of("needle hay hay straw", "needle needle", "cobalt"));
@@ -307,28 +356,29 @@ class HybridCaseRetrieverTest {
         assertThat(resp.hits().get(0).score()).isEqualTo(0.7);
         assertThat(resp.hits().get(0).fusedScore()).isCloseTo(0.5, within(1e-9));
 
-        SearchResponse notReranked = r.search(request("needle").limit(2).rerank(false).build());
+        SearchResponse notReranked = r.search(request("needle").fusion(RRF_60).limit(2).rerank(false).build());
         assertThat(notReranked.reranked()).isFalse();
         assertThat(ids(notReranked)).containsExactly("B", "A");
 
         reranker.table.put("cobalt", 1.5);
-        assertThatThrownBy(() -> r.search(request("needle").limit(2).build()))
+        assertThatThrownBy(() -> r.search(request("needle").fusion(RRF_60).limit(2).build()))
                 .isInstanceOf(NonRetriableNeuralTextException.class).hasMessageContaining("1.5")
                 .hasMessageContaining("[0, 1]");
     }
 
     @Test
     void adaptiveExtensionExtendsOnlyWhenRequestedButAlwaysReportsAboveThreshold() {
-        AdaptiveExtension lenient = AdaptiveExtension.builder().floor(0.45).maxGap(0.6).build();
+        // relative floor off: this test is about the absolute floor and the gap on hand-computed RRF (k = 60) scores
+        AdaptiveExtension lenient = AdaptiveExtension.builder().floor(0.45).maxGap(0.6).relativeFloor(0).build();
         HybridCaseRetriever r = HybridCaseRetriever.builder(InMemoryCaseStore.create()).embedder(embedder())
                 .adaptiveExtension(lenient).build();
         r.index(chunks());
-        SearchResponse extended = r.search(SearchRequest.builder("needle").limit(2).adaptive(true).build());
+        SearchResponse extended = r.search(SearchRequest.builder("needle").fusion(RRF_60).limit(2).adaptive(true).build());
         // fetch 4 candidates (2x); all four fused scores are >= 0.45 and within 0.6 of each other
         assertThat(extended.extended()).isTrue();
         assertThat(ids(extended)).containsExactly("B", "A", "C", "D");
         assertThat(extended.totalAboveThreshold()).isEqualTo(4);
-        SearchResponse cut = r.search(SearchRequest.builder("needle").limit(2).adaptive(false).build());
+        SearchResponse cut = r.search(SearchRequest.builder("needle").fusion(RRF_60).limit(2).adaptive(false).build());
         assertThat(cut.extended()).isFalse();
         assertThat(ids(cut)).containsExactly("B", "A");
         assertThat(cut.totalAboveThreshold()).isEqualTo(4);
@@ -368,6 +418,12 @@ class HybridCaseRetrieverTest {
                 .hasMessageContaining("rerankDepth");
         assertThatThrownBy(() -> HybridCaseRetriever.builder(InMemoryCaseStore.create()).indexBatchSize(-1))
                 .hasMessageContaining("indexBatchSize").hasMessageContaining("-1");
+        assertThatThrownBy(() -> HybridCaseRetriever.builder(InMemoryCaseStore.create()).autoRrfK(-1))
+                .hasMessage("autoRrfK must be >= 0, got -1");
+        assertThatThrownBy(() -> HybridCaseRetriever.builder(InMemoryCaseStore.create()).identifierBm25Weight(-2))
+                .hasMessageContaining("identifierBm25Weight").hasMessageContaining("-2");
+        assertThatThrownBy(() -> HybridCaseRetriever.builder(InMemoryCaseStore.create())
+                .naturalLanguageBm25Weight(Double.NaN)).hasMessageContaining("naturalLanguageBm25Weight");
     }
 
     @Test

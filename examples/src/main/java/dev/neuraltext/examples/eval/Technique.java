@@ -11,18 +11,18 @@ import java.util.Set;
 /**
  * One neural-text retrieval technique over the shared index: which legs run, how they are fused, and whether the
  * shortlist is reranked and adaptively extended. Names: a base ({@code bm25}, {@code dense}, {@code sparse},
- * {@code hybrid-rrf}, {@code hybrid-weighted}) optionally followed by {@code +rerank} and/or {@code +adaptive}.
+ * {@code hybrid} = the library default, automatic query-shaped fusion, {@code hybrid-rrf}, {@code hybrid-weighted}) optionally followed by {@code +rerank} and/or {@code +adaptive}.
  *
  * @param name     the name in reports
  * @param base     the base name
  * @param legs     the legs that run
- * @param fusion   the fusion method
+ * @param fusion   the fusion method; null for the retriever's automatic fusion ({@code hybrid})
  * @param rerank   whether the reranker reorders the shortlist
  * @param adaptive whether adaptive extension decides the length (limit = k); otherwise a fixed cut at the depth
  */
 record Technique(String name, String base, Set<Leg> legs, FusionMethod fusion, boolean rerank, boolean adaptive) {
 
-    static final List<String> BASES = List.of("bm25", "dense", "sparse", "hybrid-rrf", "hybrid-weighted");
+    static final List<String> BASES = List.of("bm25", "dense", "sparse", "hybrid", "hybrid-rrf", "hybrid-weighted");
 
     /** The technique named {@code name}, given what the index offers; throws when it cannot run. */
     static Technique parse(String name, Set<Leg> available, boolean hasReranker, double alpha) {
@@ -50,6 +50,10 @@ record Technique(String name, String base, Set<Leg> legs, FusionMethod fusion, b
             case "bm25" -> legs = EnumSet.of(Leg.BM25);
             case "dense" -> legs = EnumSet.of(Leg.DENSE);
             case "sparse" -> legs = EnumSet.of(Leg.SPARSE);
+            case "hybrid" -> {
+                legs = EnumSet.copyOf(available);
+                fusion = null;
+            }
             case "hybrid-rrf" -> legs = EnumSet.copyOf(available);
             case "hybrid-weighted" -> {
                 legs = EnumSet.copyOf(available);
@@ -102,7 +106,8 @@ record Technique(String name, String base, Set<Leg> legs, FusionMethod fusion, b
         legs.forEach(l -> legNames.add(l.label()));
         sb.append(String.join(" + ", legNames));
         if (legs.size() > 1) {
-            sb.append(fusion instanceof FusionMethod.Weighted
+            sb.append(fusion == null ? ", automatic fusion (RRF, BM25 weighted by query shape)"
+                    : fusion instanceof FusionMethod.Weighted
                     ? String.format(Locale.ROOT, ", weighted (alpha %.2f)", alpha) : ", RRF k=60");
         }
         if (rerank) {
