@@ -31,7 +31,7 @@ import java.util.Locale;
  */
 public final class EmbeddingBenchmark {
 
-    private static final String DEFAULT_CORPUS = "/work/shared/bench/datasets/commons-lang/corpus.jsonl";
+    private static final String DEFAULT_CORPUS = "../shared/bench/datasets/commons-lang/corpus.jsonl";
     /** LangChain4j's tokenizer file truncates at 128 tokens, [CLS] and [SEP] included. */
     private static final int LANGCHAIN4J_CONTENT_TOKENS = 126;
 
