@@ -1,34 +1,27 @@
 package dev.neuraltext.examples.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.neuraltext.NeuralTextException;
 import dev.neuraltext.bm25.Bm25Index;
+import dev.neuraltext.eval.BeirDataset;
+import dev.neuraltext.eval.EvalDataset;
+import dev.neuraltext.eval.EvalDocument;
+import dev.neuraltext.eval.EvalQuery;
+import dev.neuraltext.eval.Metrics;
+import dev.neuraltext.examples.eval.LucenePeer;
 import dev.neuraltext.filter.Payload;
 import dev.neuraltext.fusion.LegResult;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.LowerCaseFilter;
-import org.apache.lucene.analysis.StopFilter;
 import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.Tokenizer;
-import org.apache.lucene.analysis.core.FlattenGraphFilter;
-import org.apache.lucene.analysis.core.WhitespaceTokenizer;
-import org.apache.lucene.analysis.en.EnglishAnalyzer;
-import org.apache.lucene.analysis.miscellaneous.WordDelimiterGraphFilter;
-import org.apache.lucene.analysis.standard.StandardTokenizer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -81,8 +74,6 @@ public final class Bm25Benchmark {
         int warmup = 2;
         int passes = 5;
         int limit = 100;
-        boolean whitespace = false;
-        boolean stopWords = true;
         try {
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
@@ -97,13 +88,6 @@ public final class Bm25Benchmark {
                     }
                     case "--passes" -> passes = positive(args[++i], a);
                     case "--limit" -> limit = positive(args[++i], a);
-                    case "--lucene-no-stop" -> stopWords = false;
-                    case "--lucene-tokenizer" -> whitespace = switch (args[++i]) {
-                        case "standard" -> false;
-                        case "whitespace" -> true;
-                        default -> throw new IllegalArgumentException(
-                                "--lucene-tokenizer must be standard or whitespace");
-                    };
                     case "--help", "-h" -> {
                         usage(out);
                         return 0;
@@ -131,31 +115,25 @@ public final class Bm25Benchmark {
             return 2;
         }
         try {
-            new Bm25Benchmark().bench(out, dataset, builds, warmup, passes, limit, whitespace, stopWords);
+            new Bm25Benchmark().bench(out, dataset, builds, warmup, passes, limit);
             return 0;
-        } catch (IOException | UncheckedIOException e) {
-            System.err.println("benchmark failed: " + e);
+        } catch (IOException | UncheckedIOException | NeuralTextException e) {
+            System.err.println("benchmark failed: " + e.getMessage());
             return 1;
         }
     }
 
-    private record Doc(String id, String title, String text, Map<String, String> metadata) {
-    }
-
-    private record Query(String id, String text) {
-    }
-
-    private void bench(PrintStream out, Path dataset, int builds, int warmup, int passes, int limit, boolean whitespace,
-            boolean stopWords) throws IOException {
-        List<Doc> docs = readCorpus(dataset.resolve("corpus.jsonl"));
-        List<Query> queries = readQueries(dataset.resolve("queries.jsonl"));
-        Map<String, Map<String, Integer>> qrels = readQrels(dataset.resolve("qrels/test.tsv"));
+    private void bench(PrintStream out, Path dataset, int builds, int warmup, int passes, int limit)
+            throws IOException {
+        EvalDataset data = BeirDataset.load(dataset);
+        List<EvalDocument> docs = data.documents();
+        List<EvalQuery> queries = data.queries();
         out.printf(Locale.ROOT, "dataset %s: %d documents, %d queries; top %d, %d build(s), %d warm-up and %d timed"
                 + " pass(es)%n", dataset.toAbsolutePath().normalize(), docs.size(), queries.size(), limit, builds,
                 warmup, passes);
 
         List<Bm25Index.Document> ours = new ArrayList<>(docs.size());
-        for (Doc d : docs) {
+        for (EvalDocument d : docs) {
             ours.add(new Bm25Index.Document(d.id(), Map.of("name", d.title(), "body", d.text()),
                     new Payload(d.metadata(), Map.of())));
         }
@@ -170,8 +148,9 @@ public final class Bm25Benchmark {
         }
         final Bm25Index ourIndex = index;
 
-        Analyzer indexAnalyzer = codeAnalyzer(true, whitespace, stopWords);
-        Analyzer queryAnalyzer = codeAnalyzer(false, whitespace, stopWords);
+        // the code analyzer that reproduces the reference figures (the eval harness's lucene-wdgf peer)
+        Analyzer indexAnalyzer = LucenePeer.codeAnalyzer(true);
+        Analyzer queryAnalyzer = LucenePeer.codeAnalyzer(false);
         long[] luceneBuild = new long[builds];
         ByteBuffersDirectory directory = null;
         for (int b = 0; b < builds; b++) {
@@ -179,7 +158,7 @@ public final class Bm25Benchmark {
             ByteBuffersDirectory dir = new ByteBuffersDirectory();
             IndexWriterConfig config = new IndexWriterConfig(indexAnalyzer).setSimilarity(new BM25Similarity());
             try (IndexWriter writer = new IndexWriter(dir, config)) {
-                for (Doc d : docs) {
+                for (EvalDocument d : docs) {
                     Document doc = new Document();
                     doc.add(new StringField("id", d.id(), Field.Store.YES));
                     doc.add(new TextField("text", d.title() + "\n" + d.text(), Field.Store.NO));
@@ -195,7 +174,7 @@ public final class Bm25Benchmark {
             IndexSearcher searcher = new IndexSearcher(reader);
             searcher.setSimilarity(new BM25Similarity());
             List<org.apache.lucene.search.Query> luceneQueries = new ArrayList<>();
-            for (Query q : queries) {
+            for (EvalQuery q : queries) {
                 luceneQueries.add(luceneQuery(queryAnalyzer, q.text()));
             }
             // the id of every Lucene doc, looked up once: our index keeps ids in memory too, and per-hit stored-field
@@ -214,8 +193,8 @@ public final class Bm25Benchmark {
                 }
                 return ids;
             };
-            double ourMrr = mrr10(queries, qrels, ourSearch);
-            double luceneMrr = mrr10(queries, qrels, luceneSearch);
+            double ourMrr = mrr10(data, ourSearch);
+            double luceneMrr = mrr10(data, luceneSearch);
             // alternate the two so neither always runs on a warmer machine
             long[] ourLatency = new long[queries.size() * passes];
             long[] luceneLatency = new long[queries.size() * passes];
@@ -252,46 +231,13 @@ public final class Bm25Benchmark {
         }
     }
 
-    private static double mrr10(List<Query> queries, Map<String, Map<String, Integer>> qrels, Searcher searcher)
-            throws IOException {
+    private static double mrr10(EvalDataset data, Searcher searcher) throws IOException {
+        List<EvalQuery> queries = data.queries();
         double sum = 0;
         for (int i = 0; i < queries.size(); i++) {
-            Map<String, Integer> relevant = qrels.getOrDefault(queries.get(i).id(), Map.of());
-            List<String> ranked = searcher.search(i);
-            for (int r = 0; r < Math.min(10, ranked.size()); r++) {
-                if (relevant.getOrDefault(ranked.get(r), 0) >= 1) {
-                    sum += 1.0 / (r + 1);
-                    break;
-                }
-            }
+            sum += Metrics.reciprocalRank(searcher.search(i), data.judgments(queries.get(i)), 10);
         }
         return queries.isEmpty() ? 0 : sum / queries.size();
-    }
-
-    /**
-     * StandardTokenizer (or whitespace), WordDelimiterGraphFilter (case change, numerics, original preserved), lower
-     * case, English stop words (MRR@10 0.505 on commons-lang, near the 0.513 of the reference figures; 0.442 without
-     * stop words).
-     */
-    static Analyzer codeAnalyzer(boolean forIndexing, boolean whitespace, boolean stopWords) {
-        int flags = WordDelimiterGraphFilter.GENERATE_WORD_PARTS | WordDelimiterGraphFilter.GENERATE_NUMBER_PARTS
-                | WordDelimiterGraphFilter.SPLIT_ON_CASE_CHANGE | WordDelimiterGraphFilter.SPLIT_ON_NUMERICS
-                | WordDelimiterGraphFilter.PRESERVE_ORIGINAL;
-        return new Analyzer() {
-            @Override
-            protected TokenStreamComponents createComponents(String fieldName) {
-                Tokenizer source = whitespace ? new WhitespaceTokenizer() : new StandardTokenizer();
-                TokenStream stream = new WordDelimiterGraphFilter(source, flags, null);
-                if (forIndexing) {
-                    stream = new FlattenGraphFilter(stream); // graph filters need flattening at index time
-                }
-                stream = new LowerCaseFilter(stream);
-                if (stopWords) {
-                    stream = new StopFilter(stream, EnglishAnalyzer.ENGLISH_STOP_WORDS_SET);
-                }
-                return new TokenStreamComponents(source, stream);
-            }
-        };
     }
 
     private static org.apache.lucene.search.Query luceneQuery(Analyzer analyzer, String text) throws IOException {
@@ -354,56 +300,6 @@ public final class Bm25Benchmark {
         return dir.resolve(DEFAULT_DATASET).normalize();
     }
 
-    private static List<Doc> readCorpus(Path file) throws IOException {
-        ObjectMapper json = new ObjectMapper();
-        List<Doc> docs = new ArrayList<>();
-        try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String line;
-            while ((line = reader.readLine()) != null) {
-                if (line.isBlank()) {
-                    continue;
-                }
-                JsonNode node = json.readTree(line);
-                Map<String, String> metadata = new LinkedHashMap<>();
-                JsonNode md = node.path("metadata");
-                md.fieldNames().forEachRemaining(name -> metadata.put(name, md.get(name).asText()));
-                docs.add(new Doc(node.get("_id").asText(), node.path("title").asText(""), node.path("text").asText(""),
-                        metadata));
-            }
-        }
-        return docs;
-    }
-
-    private static List<Query> readQueries(Path file) throws IOException {
-        ObjectMapper json = new ObjectMapper();
-        List<Query> queries = new ArrayList<>();
-        try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String line;
-            while ((line = reader.readLine()) != null) {
-                if (!line.isBlank()) {
-                    JsonNode node = json.readTree(line);
-                    queries.add(new Query(node.get("_id").asText(), node.get("text").asText()));
-                }
-            }
-        }
-        return queries;
-    }
-
-    private static Map<String, Map<String, Integer>> readQrels(Path file) throws IOException {
-        Map<String, Map<String, Integer>> qrels = new HashMap<>();
-        if (!Files.isRegularFile(file)) {
-            return qrels;
-        }
-        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-            String[] cols = line.split("\t");
-            if (cols.length < 3 || cols[0].equals("query-id")) {
-                continue;
-            }
-            qrels.computeIfAbsent(cols[0], q -> new HashMap<>()).put(cols[1], Integer.parseInt(cols[2].trim()));
-        }
-        return qrels;
-    }
-
     private static void usage(PrintStream out) {
         out.println("usage: Bm25Benchmark [--dataset DIR | DIR] [--builds N] [--warmup N] [--passes N] [--limit K]");
         out.println("  DIR       BEIR dataset folder (default " + DEFAULT_DATASET + ", looked up from the working"
@@ -412,9 +308,5 @@ public final class Bm25Benchmark {
         out.println("  --warmup  untimed passes over all queries (default 2)");
         out.println("  --passes  timed passes over all queries (default 5)");
         out.println("  --limit   results per query (default 100)");
-        out.println("  --lucene-tokenizer standard|whitespace  tokenizer before Lucene's WordDelimiterGraphFilter"
-                + " (default standard)");
-        out.println("  --lucene-no-stop  no English stop word filter in the Lucene analyzer (default: Lucene's English"
-                + " stop words, as our tokenizer)");
     }
 }

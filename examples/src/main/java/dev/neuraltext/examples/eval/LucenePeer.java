@@ -41,7 +41,7 @@ import org.apache.lucene.store.ByteBuffersDirectory;
  * {@link #codeAnalyzer(boolean)}). These reproduce the reference figures of the benchmark README exactly. Searches are
  * thread-safe after indexing.
  */
-final class LucenePeer implements Peer {
+public final class LucenePeer implements Peer {
 
     private static final String FIELD = "content";
     private static final String ID = "id";
@@ -79,7 +79,7 @@ final class LucenePeer implements Peer {
      * case change and on numerics, English possessives) plus the original kept, lower case, English stop words.
      * (StandardTokenizer would keep {@code TimedSemaphore.getLimit} as one token, which costs 0.07 MRR@10 here.)
      */
-    static Analyzer codeAnalyzer(boolean forIndexing) {
+    public static Analyzer codeAnalyzer(boolean forIndexing) {
         int flags = WordDelimiterGraphFilter.GENERATE_WORD_PARTS | WordDelimiterGraphFilter.GENERATE_NUMBER_PARTS
                 | WordDelimiterGraphFilter.SPLIT_ON_CASE_CHANGE | WordDelimiterGraphFilter.SPLIT_ON_NUMERICS
                 | WordDelimiterGraphFilter.STEM_ENGLISH_POSSESSIVE | WordDelimiterGraphFilter.PRESERVE_ORIGINAL;
