@@ -1,5 +1,6 @@
 package dev.neuraltext.eval;
 
+import dev.neuraltext.internal.Checks;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,12 +19,12 @@ import java.util.Map;
 public record MetricSuite(int k, List<Integer> successKs, List<Integer> recallKs, int rubricK) {
 
     public MetricSuite {
-        positive(k, "k");
-        positive(rubricK, "rubricK");
+        Checks.positive(k, "k");
+        Checks.positive(rubricK, "rubricK");
         successKs = List.copyOf(successKs);
         recallKs = List.copyOf(recallKs);
-        successKs.forEach(x -> positive(x, "successKs element"));
-        recallKs.forEach(x -> positive(x, "recallKs element"));
+        successKs.forEach(x -> Checks.positive(x, "successKs element"));
+        recallKs.forEach(x -> Checks.positive(x, "recallKs element"));
     }
 
     /** The default suite (k = 10). */
@@ -88,11 +89,5 @@ public record MetricSuite(int k, List<Integer> successKs, List<Integer> recallKs
             d = Math.max(d, x);
         }
         return d;
-    }
-
-    private static void positive(int v, String name) {
-        if (v <= 0) {
-            throw new IllegalArgumentException(name + " must be > 0, got " + v);
-        }
     }
 }

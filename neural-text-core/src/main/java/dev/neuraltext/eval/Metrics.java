@@ -1,5 +1,6 @@
 package dev.neuraltext.eval;
 
+import dev.neuraltext.internal.Checks;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -108,9 +109,7 @@ public final class Metrics {
 
     /** The first {@code k} distinct ids of {@code ranked}, in order. */
     static List<String> top(List<String> ranked, int k) {
-        if (k <= 0) {
-            throw new IllegalArgumentException("k must be > 0, got " + k);
-        }
+        Checks.positive(k, "k");
         Set<String> seen = new LinkedHashSet<>();
         for (String id : ranked) {
             if (seen.size() == k) {

@@ -2,7 +2,6 @@ package dev.neuraltext.ingest;
 
 import dev.neuraltext.NonRetriableNeuralTextException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -321,10 +320,6 @@ public final class DirectoryIngestor {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required on every JVM", e);
         }
-    }
-
-    static String sha256(InputStream in) throws IOException {
-        return sha256(in.readAllBytes());
     }
 
     private static Map<String, String> languages() {

@@ -250,10 +250,7 @@ public final class AdaptiveExtension {
          * {@code >= 0} (0 never extends a list sorted best first; values above 1 leave only the floor in charge).
          */
         public Builder maxGap(double maxGap) {
-            if (!(Double.isFinite(maxGap) && maxGap >= 0)) {
-                throw new IllegalArgumentException("maxGap must be a non-negative finite value, got " + maxGap);
-            }
-            this.maxGap = maxGap;
+            this.maxGap = Checks.nonNegativeFinite(maxGap, "maxGap");
             return this;
         }
 

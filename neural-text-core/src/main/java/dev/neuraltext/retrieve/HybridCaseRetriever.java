@@ -465,7 +465,7 @@ public final class HybridCaseRetriever {
          * {@code >= 0}; default {@value #DEFAULT_IDENTIFIER_BM25_WEIGHT}.
          */
         public Builder identifierBm25Weight(double weight) {
-            this.identifierBm25Weight = weight(weight, "identifierBm25Weight");
+            this.identifierBm25Weight = Checks.nonNegativeFinite(weight, "identifierBm25Weight");
             return this;
         }
 
@@ -474,15 +474,8 @@ public final class HybridCaseRetriever {
          * {@code >= 0}; default {@value #DEFAULT_NATURAL_LANGUAGE_BM25_WEIGHT}.
          */
         public Builder naturalLanguageBm25Weight(double weight) {
-            this.naturalLanguageBm25Weight = weight(weight, "naturalLanguageBm25Weight");
+            this.naturalLanguageBm25Weight = Checks.nonNegativeFinite(weight, "naturalLanguageBm25Weight");
             return this;
-        }
-
-        private static double weight(double w, String name) {
-            if (!(Double.isFinite(w) && w >= 0)) {
-                throw new IllegalArgumentException(name + " must be a non-negative finite value, got " + w);
-            }
-            return w;
         }
 
         /** The retriever. */

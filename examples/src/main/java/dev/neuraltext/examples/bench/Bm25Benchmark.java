@@ -6,10 +6,11 @@ import dev.neuraltext.eval.BeirDataset;
 import dev.neuraltext.eval.EvalDataset;
 import dev.neuraltext.eval.EvalDocument;
 import dev.neuraltext.eval.EvalQuery;
-import dev.neuraltext.eval.Metrics;
+import dev.neuraltext.eval.EvalRun;
+import dev.neuraltext.eval.EvalRunner;
 import dev.neuraltext.examples.eval.LucenePeer;
-import dev.neuraltext.filter.Payload;
 import dev.neuraltext.fusion.LegResult;
+import dev.neuraltext.ingest.ChunkInput;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -19,7 +20,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
@@ -134,8 +134,8 @@ public final class Bm25Benchmark {
 
         List<Bm25Index.Document> ours = new ArrayList<>(docs.size());
         for (EvalDocument d : docs) {
-            ours.add(new Bm25Index.Document(d.id(), Map.of("name", d.title(), "body", d.text()),
-                    new Payload(d.metadata(), Map.of())));
+            ChunkInput c = d.toChunkInput(); // the eval harness's mapping: name = title, body = text
+            ours.add(new Bm25Index.Document(c.id(), c.bm25Fields(), c.payload()));
         }
         long[] ourBuild = new long[builds];
         Bm25Index index = null;
@@ -203,13 +203,13 @@ public final class Bm25Benchmark {
                 time(queries.size(), ourSearch, timed ? ourLatency : null, (p - warmup) * queries.size());
                 time(queries.size(), luceneSearch, timed ? luceneLatency : null, (p - warmup) * queries.size());
             }
-            Arrays.sort(ourLatency);
-            Arrays.sort(luceneLatency);
 
             out.printf(Locale.ROOT, "%-28s %14s %14s %12s%n", "", "neural-text", "lucene-wdgf", "ratio nt/lu");
             row(out, "index build ms (median)", median(ourBuild) / 1e6, median(luceneBuild) / 1e6);
-            row(out, "query p50 ms", percentile(ourLatency, 50) / 1e6, percentile(luceneLatency, 50) / 1e6);
-            row(out, "query p95 ms", percentile(ourLatency, 95) / 1e6, percentile(luceneLatency, 95) / 1e6);
+            row(out, "query p50 ms", EvalRun.percentile(ourLatency, 50) / 1e6,
+                    EvalRun.percentile(luceneLatency, 50) / 1e6);
+            row(out, "query p95 ms", EvalRun.percentile(ourLatency, 95) / 1e6,
+                    EvalRun.percentile(luceneLatency, 95) / 1e6);
             row(out, "MRR@10 (check)", ourMrr, luceneMrr);
             out.printf(Locale.ROOT, "neural-text config: %s%n", ourIndex.description());
         }
@@ -232,10 +232,12 @@ public final class Bm25Benchmark {
     }
 
     private static double mrr10(EvalDataset data, Searcher searcher) throws IOException {
+        // scored like the eval harness: returned ids mapped to canonical ids, as the judgments are
+        EvalRunner runner = EvalRunner.defaults();
         List<EvalQuery> queries = data.queries();
         double sum = 0;
         for (int i = 0; i < queries.size(); i++) {
-            sum += Metrics.reciprocalRank(searcher.search(i), data.judgments(queries.get(i)), 10);
+            sum += runner.score(data, queries.get(i), searcher.search(i), 0).metric(runner.suite().mrr());
         }
         return queries.isEmpty() ? 0 : sum / queries.size();
     }
@@ -270,14 +272,6 @@ public final class Bm25Benchmark {
         long[] sorted = values.clone();
         Arrays.sort(sorted);
         return sorted[sorted.length / 2];
-    }
-
-    private static double percentile(long[] sorted, int p) {
-        if (sorted.length == 0) {
-            return Double.NaN;
-        }
-        int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
     }
 
     private static int positive(String value, String option) {

@@ -141,9 +141,17 @@ final class IndexSession implements AutoCloseable {
             throw new CliException(CliException.USAGE, e.getMessage());
         }
         Embedder embedder = options.dense() ? DenseModel.loadOrNull(err) : null;
-        if (qdrant != null) {
-            return indexIntoQdrant(ingestor, indexDir, qdrant, embedder, err, terminal, start);
+        try {
+            return qdrant != null ? indexIntoQdrant(ingestor, indexDir, qdrant, embedder, err, terminal, start)
+                    : indexLocally(ingestor, indexDir, embedder, err, terminal, start);
+        } catch (RuntimeException e) {
+            DenseModel.close(embedder); // on success the returned session owns the model
+            throw e;
         }
+    }
+
+    private static Indexed indexLocally(DirectoryIngestor ingestor, Path indexDir, Embedder embedder, PrintStream err,
+            boolean terminal, long start) {
         InMemoryCaseStore.Builder config = InMemoryCaseStore.builder();
         IndexFingerprint expected = embedder == null ? config.fingerprint() : config.fingerprint().withDense(embedder);
         Path manifestFile = indexDir.resolve(MANIFEST_FILE);
@@ -199,6 +207,16 @@ final class IndexSession implements AutoCloseable {
     private static Indexed indexIntoQdrant(DirectoryIngestor ingestor, Path indexDir, QdrantTarget qdrant,
             Embedder embedder, PrintStream err, boolean terminal, long start) {
         CaseStore store = qdrant.connect(embedder);
+        try {
+            return indexIntoQdrant(ingestor, indexDir, qdrant, store, embedder, err, terminal, start);
+        } catch (RuntimeException e) {
+            store.close(); // the gRPC channel; the caller closes the model
+            throw e;
+        }
+    }
+
+    private static Indexed indexIntoQdrant(DirectoryIngestor ingestor, Path indexDir, QdrantTarget qdrant,
+            CaseStore store, Embedder embedder, PrintStream err, boolean terminal, long start) {
         IndexSession session = new IndexSession(indexDir, store, embedder, qdrant.label());
         Path manifestFile = indexDir.resolve("files-qdrant-" + qdrant.collection().replaceAll("[^A-Za-z0-9_.-]", "_")
                 + (embedder == null ? "" : "-dense") + ".tsv");

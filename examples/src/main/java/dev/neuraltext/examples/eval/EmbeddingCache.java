@@ -89,7 +89,7 @@ final class EmbeddingCache implements Embedder {
             Key key = key(texts.get(i), role);
             keys.add(key);
             float[] v = entries.get(key);
-            out.add(v);
+            out.add(v == null ? null : v.clone()); // callers may modify what they get; the cache keeps its copy
             if (v == null) {
                 missing.add(i);
             }
@@ -125,6 +125,9 @@ final class EmbeddingCache implements Embedder {
         if (file == null || !dirty) {
             return;
         }
+        // cleared before the snapshot: an entry added while writing sets it again and is written by the next flush
+        dirty = false;
+        boolean written = false;
         try {
             Files.createDirectories(file.getParent());
             Path tmp = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".tmp");
@@ -151,9 +154,13 @@ final class EmbeddingCache implements Embedder {
             } finally {
                 Files.deleteIfExists(tmp);
             }
-            dirty = false;
+            written = true;
         } catch (IOException e) {
             throw new NonRetriableNeuralTextException("cannot write the embedding cache " + file, e);
+        } finally {
+            if (!written) {
+                dirty = true;
+            }
         }
     }
 
