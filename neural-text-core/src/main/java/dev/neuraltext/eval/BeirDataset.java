@@ -233,24 +233,17 @@ public final class BeirDataset {
     }
 
     static List<EvalDocument> readCorpus(Path file) {
-        List<EvalDocument> docs = new ArrayList<>();
-        Map<String, Long> seen = new HashMap<>();
-        forEachLine(file, (lineNo, line) -> {
-            JsonLines.Line l = parse(file, lineNo, line);
-            String id = required(file, lineNo, l, "_id");
-            String text = required(file, lineNo, l, "text");
-            Long first = seen.putIfAbsent(id, lineNo);
-            if (first != null) {
-                throw new DatasetFormatException(file, lineNo, "duplicate _id '" + id + "' (first on line " + first
-                        + ")", null);
-            }
-            docs.add(new EvalDocument(id, l.fields().getOrDefault("title", ""), text, l.metadata()));
-        });
-        return docs;
+        return readRecords(file, (id, text, line) ->
+                new EvalDocument(id, line.fields().getOrDefault("title", ""), text, line.metadata()));
     }
 
     static List<EvalQuery> readQueries(Path file) {
-        List<EvalQuery> queries = new ArrayList<>();
+        return readRecords(file, (id, text, line) -> new EvalQuery(id, text, line.metadata()));
+    }
+
+    /** Reads a JSON-lines file of records that each have a unique {@code _id} and a {@code text}. */
+    private static <T> List<T> readRecords(Path file, RecordFactory<T> factory) {
+        List<T> records = new ArrayList<>();
         Map<String, Long> seen = new HashMap<>();
         forEachLine(file, (lineNo, line) -> {
             JsonLines.Line l = parse(file, lineNo, line);
@@ -261,9 +254,14 @@ public final class BeirDataset {
                 throw new DatasetFormatException(file, lineNo, "duplicate _id '" + id + "' (first on line " + first
                         + ")", null);
             }
-            queries.add(new EvalQuery(id, text, l.metadata()));
+            records.add(factory.create(id, text, l));
         });
-        return queries;
+        return records;
+    }
+
+    @FunctionalInterface
+    private interface RecordFactory<T> {
+        T create(String id, String text, JsonLines.Line line);
     }
 
     private static JsonLines.Line parse(Path file, long lineNo, String line) {
