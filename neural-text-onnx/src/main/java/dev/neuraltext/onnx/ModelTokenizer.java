@@ -195,6 +195,14 @@ final class ModelTokenizer implements AutoCloseable {
         return prefix.length + suffix.length;
     }
 
+    /** Checks {@code maxSequenceLength} leaves room for at least one text token beside the special tokens. */
+    void requireRoomForText(int maxSequenceLength) {
+        if (maxSequenceLength <= specialCount()) {
+            throw new IllegalArgumentException("maxSequenceLength " + maxSequenceLength + " leaves no room for text"
+                    + " next to the tokenizer's " + specialCount() + " special tokens");
+        }
+    }
+
     /** {@code prefix + content[from, to) + suffix}. */
     long[] wrap(long[] content, int from, int to) {
         long[] ids = new long[prefix.length + (to - from) + suffix.length];

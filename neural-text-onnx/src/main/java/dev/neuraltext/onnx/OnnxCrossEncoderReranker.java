@@ -118,10 +118,6 @@ public final class OnnxCrossEncoderReranker implements Reranker, AutoCloseable {
         return "OnnxCrossEncoderReranker{" + modelId + ", model=" + model.source() + "}";
     }
 
-    static String stripOnnx(String fileName) {
-        return fileName.endsWith(".onnx") ? fileName.substring(0, fileName.length() - 5) : fileName;
-    }
-
     /**
      * Configures an {@link OnnxCrossEncoderReranker}. Required: a model and a tokenizer. Defaults:
      * {@code maxSequenceLength} = 512 (query and passage together, special tokens included, truncated longest
@@ -235,14 +231,8 @@ public final class OnnxCrossEncoderReranker implements Reranker, AutoCloseable {
          *                                         logits rank not 2, more than 2 labels
          */
         public OnnxCrossEncoderReranker build() {
-            if (model == null) {
-                throw new IllegalStateException("a model is required: call modelFile(..) or modelResource(..)");
-            }
-            if (tokenizerLocation == null) {
-                throw new IllegalStateException(
-                        "a tokenizer is required: call tokenizerFile(..) or tokenizerResource(..)");
-            }
-            String name = modelName != null ? modelName : stripOnnx(model.fileName());
+            ResourceLocation.requireModelAndTokenizer(model, tokenizerLocation);
+            String name = modelName != null ? modelName : model.baseName();
             ModelTokenizer tok = ModelTokenizer.load(tokenizerLocation, maxSequenceLength);
             try {
                 OnnxModel.Settings settings = new OnnxModel.Settings(intraOpThreads, spinWait, maxConcurrentBatches);

@@ -499,25 +499,16 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
          *                                         no {@code input_ids} input, output rank not 3, no fixed hidden size
          */
         public OnnxEmbedder build() {
-            if (model == null) {
-                throw new IllegalStateException("a model is required: call modelFile(..) or modelResource(..)");
-            }
-            if (tokenizerLocation == null) {
-                throw new IllegalStateException(
-                        "a tokenizer is required: call tokenizerFile(..) or tokenizerResource(..)");
-            }
+            ResourceLocation.requireModelAndTokenizer(model, tokenizerLocation);
             int maxLength = maxSequenceLength > 0 ? maxSequenceLength : defaultMaxLength();
-            String name = modelName != null ? modelName : stripOnnx(model.fileName());
+            String name = modelName != null ? modelName : model.baseName();
             if (!model.exists()) {
                 throw new NonRetriableNeuralTextException("ONNX model file not found: " + model, null);
             }
             ModelTokenizer tok = ModelTokenizer.load(tokenizerLocation, 0);
             OnnxModel loaded;
             try {
-                if (maxLength <= tok.specialCount()) {
-                    throw new IllegalArgumentException("maxSequenceLength " + maxLength + " leaves no room for text"
-                            + " next to the tokenizer's " + tok.specialCount() + " special tokens");
-                }
+                tok.requireRoomForText(maxLength);
                 OnnxModel.Settings settings = new OnnxModel.Settings(intraOpThreads, spinWait, maxConcurrentBatches);
                 loaded = OnnxModel.load(model, settings, List.of(outputName), 3);
             } catch (RuntimeException e) {
@@ -552,10 +543,6 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
                 }
             }
             return 512;
-        }
-
-        private static String stripOnnx(String fileName) {
-            return fileName.endsWith(".onnx") ? fileName.substring(0, fileName.length() - 5) : fileName;
         }
     }
 }

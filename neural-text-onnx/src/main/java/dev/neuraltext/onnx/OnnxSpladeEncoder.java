@@ -343,24 +343,14 @@ public final class OnnxSpladeEncoder implements SparseEncoder, AutoCloseable {
          *                                         logits rank not 3, vocabulary size different from the tokenizer's
          */
         public OnnxSpladeEncoder build() {
-            if (model == null) {
-                throw new IllegalStateException("a model is required: call modelFile(..) or modelResource(..)");
-            }
-            if (tokenizerLocation == null) {
-                throw new IllegalStateException(
-                        "a tokenizer is required: call tokenizerFile(..) or tokenizerResource(..)");
-            }
-            String name = modelName != null ? modelName : OnnxCrossEncoderReranker.stripOnnx(model.fileName());
+            ResourceLocation.requireModelAndTokenizer(model, tokenizerLocation);
+            String name = modelName != null ? modelName : model.baseName();
             OnnxModel.Settings settings = new OnnxModel.Settings(intraOpThreads, spinWait, maxConcurrentBatches);
             List<AutoCloseable> opened = new ArrayList<>();
             try {
                 ModelTokenizer tok = ModelTokenizer.load(tokenizerLocation, 0);
                 opened.add(tok);
-                if (maxSequenceLength <= tok.specialCount()) {
-                    throw new IllegalArgumentException("maxSequenceLength " + maxSequenceLength
-                            + " leaves no room for text next to the tokenizer's " + tok.specialCount()
-                            + " special tokens");
-                }
+                tok.requireRoomForText(maxSequenceLength);
                 OnnxModel doc = OnnxModel.load(model, settings, List.of(outputName), 3);
                 opened.add(doc);
                 checkVocabulary(doc, tok);

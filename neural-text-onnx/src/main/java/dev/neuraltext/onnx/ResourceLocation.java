@@ -44,6 +44,22 @@ final class ResourceLocation {
         return slash >= 0 ? full.substring(slash + 1) : full;
     }
 
+    /** The file name without a trailing {@code .onnx}: the default model name in model ids. */
+    String baseName() {
+        String name = fileName();
+        return name.endsWith(".onnx") ? name.substring(0, name.length() - 5) : name;
+    }
+
+    /** Checks a builder was given both a model and a tokenizer. */
+    static void requireModelAndTokenizer(ResourceLocation model, ResourceLocation tokenizer) {
+        if (model == null) {
+            throw new IllegalStateException("a model is required: call modelFile(..) or modelResource(..)");
+        }
+        if (tokenizer == null) {
+            throw new IllegalStateException("a tokenizer is required: call tokenizerFile(..) or tokenizerResource(..)");
+        }
+    }
+
     /** The path, or null for a classpath resource. */
     Path path() {
         return path;
