@@ -1,6 +1,6 @@
 package dev.neuraltext.eval;
 
-import dev.neuraltext.ingest.ChunkInput;
+import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.internal.Checks;
 import java.util.Map;
 

@@ -1,8 +1,6 @@
 package dev.neuraltext.fusion;
 
 import dev.neuraltext.internal.Checks;
-import dev.neuraltext.search.Leg;
-import dev.neuraltext.search.LegScore;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
@@ -11,7 +9,7 @@ import java.util.Map;
  * One fused entry.
  *
  * @param id         chunk id
- * @param fusedScore normalised fused score in [0, 1] (see {@link dev.neuraltext.search.FusionMethod})
+ * @param fusedScore normalised fused score in [0, 1] (see {@link dev.neuraltext.fusion.FusionMethod})
  * @param legs       rank and raw score in each leg that returned the chunk
  */
 public record FusedResult(String id, double fusedScore, Map<Leg, LegScore> legs) {

@@ -1,7 +1,5 @@
 package dev.neuraltext.fusion;
 
-import dev.neuraltext.search.FusionMethod;
-import dev.neuraltext.search.Leg;
 import java.util.List;
 import java.util.Map;
 

@@ -1,8 +1,6 @@
 package dev.neuraltext.fusion;
 
 import dev.neuraltext.internal.Checks;
-import dev.neuraltext.search.Leg;
-import dev.neuraltext.search.LegScore;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;

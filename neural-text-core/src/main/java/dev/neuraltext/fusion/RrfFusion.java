@@ -1,9 +1,6 @@
 package dev.neuraltext.fusion;
 
 import dev.neuraltext.internal.Checks;
-import dev.neuraltext.search.FusionMethod;
-import dev.neuraltext.search.Leg;
-import dev.neuraltext.search.LegScore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,8 +1,5 @@
 package dev.neuraltext.fusion;
 
-import dev.neuraltext.search.FusionMethod;
-import dev.neuraltext.search.Leg;
-import dev.neuraltext.search.LegScore;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;

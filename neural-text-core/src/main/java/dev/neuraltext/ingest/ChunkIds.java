@@ -1,5 +1,7 @@
 package dev.neuraltext.ingest;
 
+import dev.neuraltext.chunk.ChunkMetadata;
+import dev.neuraltext.chunk.ExtractionResult;
 import java.util.HashMap;
 import java.util.Map;
 

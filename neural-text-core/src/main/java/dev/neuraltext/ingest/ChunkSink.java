@@ -1,5 +1,6 @@
 package dev.neuraltext.ingest;
 
+import dev.neuraltext.chunk.ChunkInput;
 import java.util.Collection;
 import java.util.List;
 

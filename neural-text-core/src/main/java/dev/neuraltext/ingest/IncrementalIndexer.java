@@ -1,5 +1,7 @@
 package dev.neuraltext.ingest;
 
+import dev.neuraltext.chunk.ChunkInput;
+import dev.neuraltext.chunk.ChunkMetadata;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,5 +1,9 @@
 package dev.neuraltext.ingest;
 
+import dev.neuraltext.chunk.ChunkInput;
+import dev.neuraltext.chunk.ChunkMetadata;
+import dev.neuraltext.chunk.Chunker;
+import dev.neuraltext.chunk.ExtractionResult;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -9,7 +9,7 @@
  *       test-source, size, binary and symlink rules, and picks the chunker per file.</li>
  *   <li>{@link dev.neuraltext.ingest.IncrementalIndexer} with {@link dev.neuraltext.ingest.IndexManifest}: re-chunks
  *       and re-indexes only changed files, deletes the chunks of deleted ones.</li>
- *   <li>{@link dev.neuraltext.ingest.ChunkMetadata}: the metadata keys and BM25 field names every chunker writes.</li>
+ *   <li>{@link dev.neuraltext.chunk.ChunkMetadata}: the metadata keys and BM25 field names every chunker writes.</li>
  * </ul>
  */
 package dev.neuraltext.ingest;

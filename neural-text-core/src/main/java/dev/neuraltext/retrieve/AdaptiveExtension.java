@@ -1,7 +1,7 @@
 package dev.neuraltext.retrieve;
 
 import dev.neuraltext.internal.Checks;
-import dev.neuraltext.search.Leg;
+import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.search.SearchHit;
 import java.util.List;
 
@@ -22,7 +22,7 @@ import java.util.List;
  *       fails any test (the first real drop), and never past the fetched candidates.</li>
  * </ol>
  * The evidence is {@link SearchHit#score()}, except for a list that a single leg produced alone without reranking
- * (every hit carries exactly that leg's {@link dev.neuraltext.search.LegScore}): there the fused score is purely
+ * (every hit carries exactly that leg's {@link dev.neuraltext.fusion.LegScore}): there the fused score is purely
  * rank-derived, so the leg's raw score (BM25, cosine) is used, when all of them are non-negative.
  * {@link Extension#aboveThreshold()} counts every candidate that passes the floor and the relative floor, returned or
  * not, so a caller sees when asking for more would return more relevant hits; {@link Extension#extended()} says
@@ -30,7 +30,7 @@ import java.util.List;
  *
  * <h2>Score scale</h2>
  * The absolute floor and the gap act on {@link SearchHit#score()}, which is in [0, 1] for every store: the fused score
- * on the scale of {@link dev.neuraltext.search.FusionMethod} (normalised RRF, or the convex combination of min-max
+ * on the scale of {@link dev.neuraltext.fusion.FusionMethod} (normalised RRF, or the convex combination of min-max
  * normalised leg scores), or, after reranking, the reranker's score in [0, 1]. The same numbers therefore mean the same thing with
  * the embedded store and with Qdrant. They do not mean the same thing under every fusion, and it is worth being
  * honest about how:

@@ -1,5 +1,7 @@
 package dev.neuraltext.search;
 
+import dev.neuraltext.fusion.FusionMethod;
+import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.encode.SparseVector;
 import dev.neuraltext.filter.PayloadFilter;
 import dev.neuraltext.internal.Checks;

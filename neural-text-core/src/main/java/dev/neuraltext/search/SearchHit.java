@@ -1,5 +1,8 @@
 package dev.neuraltext.search;
 
+import dev.neuraltext.fusion.FusionMethod;
+import dev.neuraltext.fusion.Leg;
+import dev.neuraltext.fusion.LegScore;
 import dev.neuraltext.internal.Checks;
 import java.util.Collections;
 import java.util.EnumMap;

@@ -1,5 +1,6 @@
 package dev.neuraltext.search;
 
+import dev.neuraltext.fusion.Leg;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;

@@ -36,7 +36,7 @@ public interface CaseStore extends AutoCloseable {
     /**
      * Runs the query's legs with its filter evaluated inside each leg, fuses them with its fusion method, and returns
      * at most {@link HybridQuery#limit()} hits, best first, with normalised fused scores (see
-     * {@link dev.neuraltext.search.FusionMethod}) and the per-leg rank and raw score of each hit.
+     * {@link dev.neuraltext.fusion.FusionMethod}) and the per-leg rank and raw score of each hit.
      */
     List<SearchHit> search(HybridQuery query);
 

@@ -8,10 +8,10 @@ import dev.neuraltext.filter.PayloadFilter;
 import dev.neuraltext.fusion.FusedResult;
 import dev.neuraltext.fusion.Fusion;
 import dev.neuraltext.fusion.LegResult;
-import dev.neuraltext.ingest.ChunkInput;
+import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.internal.Checks;
 import dev.neuraltext.search.HybridQuery;
-import dev.neuraltext.search.Leg;
+import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.search.SearchHit;
 import dev.neuraltext.text.CodeDomainTokenizer;
 import java.nio.file.Path;
@@ -45,7 +45,7 @@ import java.util.function.IntPredicate;
  *
  * <p>Search semantics: each requested leg runs only when the store holds data for it ({@link #legsWithData()}); the
  * filter is evaluated inside every leg before its top-{@code legLimit} cut, so a filtered search still fills the limit
- * from matching chunks; the fused score is on the scale of {@link dev.neuraltext.search.FusionMethod}; because fusion is
+ * from matching chunks; the fused score is on the scale of {@link dev.neuraltext.fusion.FusionMethod}; because fusion is
  * local, every hit always carries the rank and raw score of every leg whose top {@code legLimit} contains it (whether or
  * not {@link HybridQuery#explain()} is set). Leg rankings break score ties by chunk id.
  *

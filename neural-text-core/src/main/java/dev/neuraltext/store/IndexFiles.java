@@ -4,7 +4,7 @@ import dev.neuraltext.NonRetriableNeuralTextException;
 import dev.neuraltext.bm25.Bm25Index;
 import dev.neuraltext.bm25.Bm25Params;
 import dev.neuraltext.encode.SparseVector;
-import dev.neuraltext.ingest.ChunkInput;
+import dev.neuraltext.chunk.ChunkInput;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.neuraltext.ingest.ChunkInput;
+import dev.neuraltext.chunk.ChunkInput;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.neuraltext.search.FusionMethod;
-import dev.neuraltext.search.Leg;
-import dev.neuraltext.search.LegScore;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.neuraltext.ingest;
 
+import dev.neuraltext.chunk.ChunkInput;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,7 @@
 package dev.neuraltext.ingest;
 
+import dev.neuraltext.chunk.ChunkInput;
+import dev.neuraltext.chunk.ExtractionResult;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;

@@ -3,8 +3,8 @@ package dev.neuraltext.retrieve;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.neuraltext.search.Leg;
-import dev.neuraltext.search.LegScore;
+import dev.neuraltext.fusion.Leg;
+import dev.neuraltext.fusion.LegScore;
 import dev.neuraltext.search.SearchHit;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.neuraltext.bm25.Bm25Params;
-import dev.neuraltext.ingest.ChunkInput;
-import dev.neuraltext.search.Leg;
+import dev.neuraltext.chunk.ChunkInput;
+import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.search.SearchHit;
 import java.util.ArrayList;
 import java.util.EnumSet;

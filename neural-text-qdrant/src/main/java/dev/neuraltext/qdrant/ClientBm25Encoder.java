@@ -2,7 +2,7 @@ package dev.neuraltext.qdrant;
 
 import dev.neuraltext.bm25.Bm25Index;
 import dev.neuraltext.bm25.Bm25Params;
-import dev.neuraltext.ingest.ChunkInput;
+import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.text.CodeDomainTokenizer;
 import io.qdrant.client.grpc.Points;
 import java.nio.charset.StandardCharsets;

@@ -3,7 +3,7 @@ package dev.neuraltext.qdrant;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.neuraltext.ingest.ChunkInput;
+import dev.neuraltext.chunk.ChunkInput;
 import io.qdrant.client.grpc.JsonWithInt.Value;
 import java.util.List;
 import java.util.Map;

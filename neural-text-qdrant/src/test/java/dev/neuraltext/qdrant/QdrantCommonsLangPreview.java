@@ -7,9 +7,9 @@ import dev.neuraltext.eval.EvalDocument;
 import dev.neuraltext.eval.EvalQuery;
 import dev.neuraltext.eval.Metrics;
 import dev.neuraltext.filter.PayloadFilter;
-import dev.neuraltext.search.FusionMethod;
+import dev.neuraltext.fusion.FusionMethod;
 import dev.neuraltext.search.HybridQuery;
-import dev.neuraltext.search.Leg;
+import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.search.SearchHit;
 import dev.neuraltext.store.CaseStore;
 import dev.neuraltext.store.InMemoryCaseStore;
@@ -43,7 +43,7 @@ class QdrantCommonsLangPreview {
         try (FakeQdrant server = new FakeQdrant(); QdrantClient client = server.client()) {
             Map<String, CaseStore> stores = new LinkedHashMap<>();
             stores.put("embedded (InMemoryCaseStore)", InMemoryCaseStore.create());
-            List<dev.neuraltext.ingest.ChunkInput> chunks = cases.stream().map(IndexedCase::chunk).toList();
+            List<dev.neuraltext.chunk.ChunkInput> chunks = cases.stream().map(IndexedCase::chunk).toList();
             Map<String, Double> measured = QdrantCaseStore.bm25FieldAverageLengths(chunks);
             System.out.println("measured field average lengths: " + measured);
             stores.put("qdrant client_side, defaults", QdrantCaseStore.builder().client(client).collection("a")

@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.neuraltext.filter.Payload;
 import dev.neuraltext.filter.PayloadFilter;
-import dev.neuraltext.ingest.ChunkInput;
+import dev.neuraltext.chunk.ChunkInput;
 import io.qdrant.client.grpc.Common.Condition;
 import io.qdrant.client.grpc.Common.FieldCondition;
 import io.qdrant.client.grpc.Common.Filter;

@@ -10,7 +10,7 @@ import dev.neuraltext.eval.EvalRun;
 import dev.neuraltext.eval.EvalRunner;
 import dev.neuraltext.examples.eval.LucenePeer;
 import dev.neuraltext.fusion.LegResult;
-import dev.neuraltext.ingest.ChunkInput;
+import dev.neuraltext.chunk.ChunkInput;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;

@@ -1,7 +1,7 @@
 package dev.neuraltext.examples.cli;
 
 import dev.neuraltext.filter.PayloadFilter;
-import dev.neuraltext.search.Leg;
+import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.search.SearchRequest;
 import dev.neuraltext.search.SearchResponse;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package dev.neuraltext.examples.eval;
 
-import dev.neuraltext.search.FusionMethod;
-import dev.neuraltext.search.Leg;
+import dev.neuraltext.fusion.FusionMethod;
+import dev.neuraltext.fusion.Leg;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;

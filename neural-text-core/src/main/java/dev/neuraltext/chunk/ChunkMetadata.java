@@ -1,4 +1,4 @@
-package dev.neuraltext.ingest;
+package dev.neuraltext.chunk;
 
 /**
  * The metadata keys and BM25 field names the chunkers write, shared by the stores' payload indexes and the evaluation

@@ -1,4 +1,4 @@
-package dev.neuraltext.search;
+package dev.neuraltext.fusion;
 
 /** A retrieval leg: one way of ranking chunks against a query, fused with the others. */
 public enum Leg {

@@ -1,4 +1,4 @@
-package dev.neuraltext.ingest;
+package dev.neuraltext.chunk;
 
 import dev.neuraltext.internal.Checks;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.neuraltext.ingest;
+package dev.neuraltext.chunk;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package dev.neuraltext.search;
+package dev.neuraltext.fusion;
 
 import java.util.Collections;
 import java.util.EnumMap;
