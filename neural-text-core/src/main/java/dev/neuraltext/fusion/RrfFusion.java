@@ -23,11 +23,8 @@ import java.util.Set;
  * output is a pure function of the input. Contributions are summed in ascending order so that hits with the same
  * multiset of contributions tie exactly.
  *
- * <p><b>Qdrant.</b> Qdrant's server-side RRF scores the 0-based position {@code p} as {@code 1 / (p + k')} (unit
- * weights), that is {@code 1 / (k' - 1 + r)} for rank {@code r}: pass {@link #qdrantK(int) qdrantK(k)} = {@code k + 1}
- * as its {@code k} to get exactly this class's raw sums (up to Qdrant's 32-bit floats), then put them on the fused
- * scale with {@link #normalise(double, int, Map, Set)}. Qdrant's weighted RRF uses a different curve
- * ({@code 1 / ((p + 1) / w + k' - 1)}), so with non-unit weights the sums only agree when fusing client-side.
+ * <p>A remote store that fuses server-side reproduces these sums with its own arithmetic (the Qdrant module sends
+ * {@code k + 1}, because Qdrant counts positions from 0) and divides by {@link #maxScore(int, Map, Set)}.
  *
  * <p>Immutable and thread-safe. Obtain one with {@link Fusion#of(FusionMethod)} or {@link #RrfFusion(FusionMethod.Rrf)}.
  */
@@ -89,29 +86,6 @@ public final class RrfFusion implements Fusion {
             }
         }
         return FusionSupport.orderedSum(terms, n);
-    }
-
-    /**
-     * A raw RRF sum (as computed by this class, or by Qdrant with {@link #qdrantK(int)} and unit weights) put on the
-     * fused scale: {@code rawSum / maxScore(k, weights, legsRun)}, clamped to [0, 1]; 0 when the maximum is 0.
-     */
-    public static double normalise(double rawSum, int k, Map<Leg, Double> weights, Set<Leg> legsRun) {
-        if (Double.isNaN(rawSum)) {
-            throw new IllegalArgumentException("rawSum must not be NaN");
-        }
-        double max = maxScore(k, weights, legsRun);
-        return max == 0 ? 0 : FusionSupport.unit(rawSum / max);
-    }
-
-    /**
-     * The {@code k} to give Qdrant's server-side RRF so that its unit-weight sums equal this class's sums for
-     * {@code k}: {@code k + 1}, because Qdrant counts positions from 0.
-     */
-    public static int qdrantK(int k) {
-        if (k < 0 || k == Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("rrf k must be in [0, " + (Integer.MAX_VALUE - 1) + "], got " + k);
-        }
-        return k + 1;
     }
 
     @Override

@@ -2,7 +2,6 @@ package dev.neuraltext.retrieve;
 
 import dev.neuraltext.NeuralTextException;
 import dev.neuraltext.NonRetriableNeuralTextException;
-import dev.neuraltext.bm25.Bm25Params;
 import dev.neuraltext.encode.Embedder;
 import dev.neuraltext.encode.Reranker;
 import dev.neuraltext.encode.SparseEncoder;
@@ -19,7 +18,6 @@ import dev.neuraltext.search.SearchRequest;
 import dev.neuraltext.search.SearchResponse;
 import dev.neuraltext.search.SearchTimings;
 import dev.neuraltext.store.CaseStore;
-import dev.neuraltext.store.InMemoryCaseStore;
 import dev.neuraltext.store.IndexFingerprint;
 import dev.neuraltext.store.IndexedCase;
 import java.time.Duration;
@@ -40,7 +38,7 @@ import java.util.function.Supplier;
  *
  * <p><b>Legs.</b> BM25 is always available; {@link Leg#DENSE} needs an {@link Embedder}, {@link Leg#SPARSE} a
  * {@link SparseEncoder}. A search runs the requested legs (all available ones when the request names none) that this
- * retriever can run and, for an {@link InMemoryCaseStore}, that the store holds data for; a requested leg that cannot run
+ * retriever can run and that the store holds data for ({@link CaseStore#legsWithData()}); a requested leg that cannot run
  * is skipped and {@link SearchResponse#legsRun()} says what ran.
  *
  * <p><b>Search pipeline.</b> The query is encoded once per vector leg ({@link TextRole#QUERY}, timed as
@@ -139,8 +137,8 @@ public final class HybridCaseRetriever {
         for (int i = 0; i < chunks.size(); i++) {
             Checks.notNull(chunks.get(i), "chunks[" + i + "]");
         }
-        if (embedder != null && store instanceof InMemoryCaseStore) {
-            OptionalInt storeDimension = ((InMemoryCaseStore) store).denseDimension();
+        if (embedder != null) {
+            OptionalInt storeDimension = store.denseDimension();
             if (storeDimension.isPresent() && storeDimension.getAsInt() != embedder.dimension()) {
                 throw new NonRetriableNeuralTextException("embedder '" + embedder.modelId() + "' has dimension "
                         + embedder.dimension() + " but the store's dense dimension is " + storeDimension.getAsInt()
@@ -225,9 +223,7 @@ public final class HybridCaseRetriever {
         Set<Leg> legs = EnumSet.noneOf(Leg.class);
         legs.addAll(request.legs().isEmpty() ? availableLegs() : request.legs());
         legs.retainAll(availableLegs());
-        if (store instanceof InMemoryCaseStore) {
-            legs.retainAll(((InMemoryCaseStore) store).legsWithData());
-        }
+        legs.retainAll(store.legsWithData());
         if (legs.isEmpty()) {
             Duration total = Duration.ofNanos(System.nanoTime() - start);
             return new SearchResponse(List.of(), 0, false, Set.of(), false,
@@ -351,14 +347,12 @@ public final class HybridCaseRetriever {
     }
 
     /**
-     * What an index built by this retriever depends on: the store's lexical configuration (for an
-     * {@link InMemoryCaseStore}; other stores are recorded by class name), the embedder's model id and dimension and the
-     * sparse encoder's model id. Save it with the index ({@link InMemoryCaseStore#save}) and pass it when loading.
+     * What an index built by this retriever depends on: the store's lexical configuration
+     * ({@link CaseStore#fingerprint()}), the embedder's model id and dimension and the sparse encoder's model id. Save
+     * it with the index ({@link dev.neuraltext.store.InMemoryCaseStore#save}) and pass it when loading.
      */
     public IndexFingerprint fingerprint() {
-        IndexFingerprint f = store instanceof InMemoryCaseStore
-                ? ((InMemoryCaseStore) store).fingerprint()
-                : IndexFingerprint.lexical("store:" + store.getClass().getName(), Bm25Params.defaults(), Map.of());
+        IndexFingerprint f = store.fingerprint();
         if (embedder != null) {
             f = f.withDense(embedder);
         }

@@ -1,10 +1,16 @@
 package dev.neuraltext.store;
 
+import dev.neuraltext.bm25.Bm25Params;
 import dev.neuraltext.filter.PayloadFilter;
+import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.search.HybridQuery;
 import dev.neuraltext.search.SearchHit;
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.Set;
 
 /**
  * Where indexed chunks live and where the retrieval legs and their fusion run: in this JVM
@@ -14,6 +20,10 @@ import java.util.List;
  * <p>Implementations are safe for concurrent searches while one writer upserts or deletes. Failures of a remote store
  * are reported as {@link dev.neuraltext.NeuralTextException}s saying which operation failed, retriable when repeating
  * may help. {@link #close()} releases what the store owns.
+ *
+ * <p>Besides the five operations, a store declares what it holds and how it was configured
+ * ({@link #legsWithData()}, {@link #denseDimension()}, {@link #fingerprint()}), so that the retriever treats every
+ * implementation alike. Each has a default that is correct, if less informative, for any store.
  */
 public interface CaseStore extends AutoCloseable {
 
@@ -39,6 +49,32 @@ public interface CaseStore extends AutoCloseable {
      * {@link dev.neuraltext.fusion.FusionMethod}) and the per-leg rank and raw score of each hit.
      */
     List<SearchHit> search(HybridQuery query);
+
+    /**
+     * The legs this store can answer from: the retriever runs only these. The default is every leg, for a store that
+     * cannot tell cheaply (a leg without data then simply returns no hits). The embedded store reports BM25 when it
+     * holds any chunk, and DENSE / SPARSE when any chunk has such a vector.
+     */
+    default Set<Leg> legsWithData() {
+        return Set.copyOf(EnumSet.allOf(Leg.class));
+    }
+
+    /**
+     * The dense vector dimension this store is fixed to, or empty while it is not fixed (or the store does not say).
+     * The retriever checks its embedder against it before indexing anything. The default is empty.
+     */
+    default OptionalInt denseDimension() {
+        return OptionalInt.empty();
+    }
+
+    /**
+     * The lexical part of this store's indexing configuration (tokenizer, BM25 parameters, field weights), to which the
+     * retriever adds its models ({@link IndexFingerprint#withDense}, {@link IndexFingerprint#withSparse}). The default
+     * records the store's class name with the default BM25 parameters.
+     */
+    default IndexFingerprint fingerprint() {
+        return IndexFingerprint.lexical("store:" + getClass().getName(), Bm25Params.defaults(), Map.of());
+    }
 
     /** Releases resources the store owns. The default does nothing. */
     @Override

@@ -304,6 +304,7 @@ public final class InMemoryCaseStore implements CaseStore {
     }
 
     /** The legs this store holds data for: BM25 when it holds any chunk, DENSE / SPARSE when any chunk has such a vector. */
+    @Override
     public Set<Leg> legsWithData() {
         Lock r = lock.readLock();
         r.lock();
@@ -329,6 +330,7 @@ public final class InMemoryCaseStore implements CaseStore {
     }
 
     /** The dense dimension, once fixed (by the builder or the first dense vector upserted). */
+    @Override
     public OptionalInt denseDimension() {
         Lock r = lock.readLock();
         r.lock();
@@ -362,6 +364,7 @@ public final class InMemoryCaseStore implements CaseStore {
      * The lexical part of this store's indexing configuration (tokenizer, BM25 parameters, field weights); add the
      * models with {@link IndexFingerprint#withDense} and {@link IndexFingerprint#withSparse}.
      */
+    @Override
     public IndexFingerprint fingerprint() {
         return fingerprint;
     }

@@ -3,62 +3,34 @@ package dev.neuraltext.qdrant;
 import dev.neuraltext.NeuralTextException;
 import dev.neuraltext.NonRetriableNeuralTextException;
 import dev.neuraltext.bm25.Bm25Params;
-import dev.neuraltext.encode.SparseVector;
-import dev.neuraltext.filter.PayloadFilter;
 import dev.neuraltext.chunk.ChunkInput;
-import dev.neuraltext.fusion.FusedResult;
+import dev.neuraltext.filter.PayloadFilter;
 import dev.neuraltext.fusion.Fusion;
-import dev.neuraltext.fusion.LegResult;
+import dev.neuraltext.fusion.FusionMethod;
+import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.fusion.RrfFusion;
 import dev.neuraltext.internal.Checks;
-import dev.neuraltext.fusion.FusionMethod;
 import dev.neuraltext.search.HybridQuery;
-import dev.neuraltext.fusion.Leg;
-import dev.neuraltext.fusion.LegScore;
 import dev.neuraltext.search.SearchHit;
 import dev.neuraltext.store.CaseStore;
+import dev.neuraltext.store.IndexFingerprint;
 import dev.neuraltext.store.IndexedCase;
-import dev.neuraltext.text.CamelCaseExpander;
-import io.grpc.Status;
 import io.qdrant.client.QdrantClient;
 import io.qdrant.client.QdrantGrpcClient;
-import io.qdrant.client.grpc.Collections.CollectionInfo;
-import io.qdrant.client.grpc.Common.Filter;
-import io.qdrant.client.grpc.Common.PointId;
 import io.qdrant.client.grpc.JsonWithInt.Value;
-import io.qdrant.client.grpc.Points;
-import io.qdrant.client.grpc.Points.CountPoints;
-import io.qdrant.client.grpc.Points.DeletePoints;
-import io.qdrant.client.grpc.Points.Document;
-import io.qdrant.client.grpc.Points.FieldType;
-import io.qdrant.client.grpc.Points.GetPoints;
 import io.qdrant.client.grpc.Points.PointStruct;
-import io.qdrant.client.grpc.Points.PointsIdsList;
-import io.qdrant.client.grpc.Points.PointsSelector;
-import io.qdrant.client.grpc.Points.PrefetchQuery;
-import io.qdrant.client.grpc.Points.Query;
-import io.qdrant.client.grpc.Points.QueryBatchPoints;
-import io.qdrant.client.grpc.Points.QueryPoints;
-import io.qdrant.client.grpc.Points.RetrievedPoint;
-import io.qdrant.client.grpc.Points.ScoredPoint;
-import io.qdrant.client.grpc.Points.UpsertPoints;
-import io.qdrant.client.grpc.Points.VectorInput;
-import io.qdrant.client.grpc.Points.WithPayloadSelector;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
-import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A {@link CaseStore} backed by a Qdrant collection, for corpora that outgrow one heap, indexes shared by several
@@ -90,7 +62,7 @@ import java.util.concurrent.TimeUnit;
  * <h2>Search</h2>
  * With {@link FusionMethod.Rrf} and equal weights on the legs that run (the default), a search is ONE {@code query}
  * call: one prefetch per leg ({@code dense}, {@code sparse}, {@code bm25}), each with the translated filter and limit
- * {@link HybridQuery#legLimit()}, fused by Qdrant's RRF with {@code k = }{@link RrfFusion#qdrantK(int) rrfK + 1}
+ * {@link HybridQuery#legLimit()}, fused by Qdrant's RRF with {@code k = rrfK + 1}
  * (Qdrant counts ranks from 0 and defaults to k = 2), which reproduces the embedded store's sums exactly; the fused
  * score is then divided by {@link RrfFusion#maxScore} so that it lands on the scale of {@link FusionMethod} (Qdrant
  * sums in 32-bit floats: relative error about 1e-7). Per-leg ranks and scores are absent from the hits unless
@@ -153,26 +125,17 @@ public final class QdrantCaseStore implements CaseStore {
         return ClientBm25Encoder.averageLengths(chunks, tokenizer::tokenize);
     }
 
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(QdrantCaseStore.class);
-
     /** The server-side BM25 model name. */
     static final String BM25_MODEL = "qdrant/bm25";
-
-    /** Hits need the chunk, not the BM25 fields (a second copy of the text). */
-    private static final WithPayloadSelector HIT_PAYLOAD = WithPayloadSelector.newBuilder()
-            .setExclude(Points.PayloadExcludeSelector.newBuilder().addFields(PayloadCodec.FIELDS)).build();
-    private static final WithPayloadSelector NO_PAYLOAD = WithPayloadSelector.newBuilder().setEnable(false).build();
 
     private final QdrantClient client;
     private final boolean ownsClient;
     private final String collection;
     private final int denseDimension;
     private final Bm25Mode bm25Mode;
-    private final ClientBm25Encoder bm25Encoder;
-    private final Map<String, Value> bm25Options;
-    private final Duration timeout;
-    private final int batchSize;
-    private final boolean serverSideWeightedRrf;
+    private final IndexFingerprint fingerprint;
+    private final QdrantWriter writer;
+    private final QdrantSearch search;
 
     private QdrantCaseStore(Builder b, QdrantClient client, boolean ownsClient) {
         this.client = client;
@@ -180,16 +143,18 @@ public final class QdrantCaseStore implements CaseStore {
         this.collection = b.collection;
         this.denseDimension = b.denseDimension;
         this.bm25Mode = b.bm25Mode;
-        this.bm25Encoder = b.bm25Mode == Bm25Mode.CLIENT_SIDE
+        this.fingerprint = IndexFingerprint.lexical("qdrant:" + b.bm25Mode.name().toLowerCase(Locale.ROOT),
+                b.bm25Params, Map.of());
+        ClientBm25Encoder bm25Encoder = b.bm25Mode == Bm25Mode.CLIENT_SIDE
                 ? ClientBm25Encoder.standard(b.bm25Params, b.bm25FieldAverageLengths, b.bm25AverageLength) : null;
         Map<String, Value> options = new LinkedHashMap<>();
         if (b.bm25AverageLengthSet) {
             options.put("avg_len", Value.newBuilder().setDoubleValue(b.bm25AverageLength).build());
         }
-        this.bm25Options = Map.copyOf(options);
-        this.timeout = b.timeout;
-        this.batchSize = b.batchSize;
-        this.serverSideWeightedRrf = b.serverSideWeightedRrf;
+        QdrantTarget target = new QdrantTarget(client, b.collection, b.timeout);
+        QdrantVectors vectors = new QdrantVectors(b.denseDimension, b.bm25Mode, bm25Encoder, options);
+        this.writer = new QdrantWriter(target, vectors, b.batchSize);
+        this.search = new QdrantSearch(target, vectors, b.serverSideWeightedRrf);
     }
 
     /** A new builder. */
@@ -221,409 +186,54 @@ public final class QdrantCaseStore implements CaseStore {
         return UUID.nameUUIDFromBytes(chunkId.getBytes(StandardCharsets.UTF_8));
     }
 
-    // ---------------------------------------------------------------- writes
-
     @Override
     public void upsert(List<IndexedCase> cases) {
-        Objects.requireNonNull(cases, "cases");
-        List<PointStruct> points = new ArrayList<>(cases.size());
-        for (IndexedCase c : cases) {
-            Objects.requireNonNull(c, "cases element");
-            points.add(point(c)); // validates every case before anything is written
-        }
-        int batches = (points.size() + batchSize - 1) / batchSize;
-        for (int i = 0; i < batches; i++) {
-            List<PointStruct> batch = points.subList(i * batchSize, Math.min(points.size(), (i + 1) * batchSize));
-            UpsertPoints request = UpsertPoints.newBuilder()
-                    .setCollectionName(collection)
-                    .setWait(true)
-                    .addAllPoints(batch)
-                    .build();
-            QdrantCalls.await(client.upsertAsync(request, timeout),
-                    "upsert (batch " + (i + 1) + " of " + batches + ", " + batch.size() + " points; safe to repeat)",
-                    collection);
-        }
+        writer.upsert(cases);
     }
 
     PointStruct point(IndexedCase c) {
-        String id = c.chunk().id();
-        float[] dense = c.dense();
-        Map<String, Points.Vector> vectors = new LinkedHashMap<>();
-        if (dense != null) {
-            if (denseDimension == 0) {
-                throw new IllegalArgumentException("chunk '" + id + "' has a dense vector (dimension " + dense.length
-                        + ") but the store was built without one (denseDimension 0)");
-            }
-            if (dense.length != denseDimension) {
-                throw new IllegalArgumentException("chunk '" + id + "' has a dense vector of dimension " + dense.length
-                        + ", the store expects " + denseDimension);
-            }
-            Points.DenseVector.Builder dv = Points.DenseVector.newBuilder();
-            for (float f : dense) {
-                dv.addData(f);
-            }
-            vectors.put(QdrantSchema.DENSE, Points.Vector.newBuilder().setDense(dv).build());
-        }
-        SparseVector sparse = c.sparse();
-        if (sparse != null && sparse.size() > 0) {
-            vectors.put(QdrantSchema.SPARSE, Points.Vector.newBuilder().setSparse(sparse(sparse)).build());
-        }
-        String text = c.chunk().text();
-        if (bm25Mode == Bm25Mode.CLIENT_SIDE) {
-            Points.SparseVector bm25 = bm25Encoder.document(c.chunk());
-            if (bm25.getIndicesCount() > 0) {
-                vectors.put(QdrantSchema.BM25, Points.Vector.newBuilder().setSparse(bm25).build());
-            }
-        } else if (!text.isBlank()) {
-            vectors.put(QdrantSchema.BM25, Points.Vector.newBuilder().setDocument(document(text)).build());
-        }
-        return PointStruct.newBuilder()
-                .setId(PointId.newBuilder().setUuid(pointId(id).toString()))
-                .putAllPayload(PayloadCodec.encode(c.chunk()))
-                .setVectors(Points.Vectors.newBuilder()
-                        .setVectors(Points.NamedVectors.newBuilder().putAllVectors(vectors)))
-                .build();
+        return writer.point(c);
     }
 
     @Override
     public void delete(Collection<String> ids) {
-        Objects.requireNonNull(ids, "ids");
-        if (ids.isEmpty()) {
-            return;
-        }
-        PointsIdsList.Builder list = PointsIdsList.newBuilder();
-        for (String id : new LinkedHashSet<>(ids)) {
-            list.addIds(PointId.newBuilder().setUuid(pointId(id).toString()));
-        }
-        DeletePoints request = DeletePoints.newBuilder()
-                .setCollectionName(collection)
-                .setWait(true)
-                .setPoints(PointsSelector.newBuilder().setPoints(list))
-                .build();
-        QdrantCalls.await(client.deleteAsync(request, timeout), "delete by id (" + ids.size() + " ids)", collection);
+        writer.delete(ids);
     }
 
     @Override
     public void deleteWhere(PayloadFilter filter) {
-        Objects.requireNonNull(filter, "filter");
-        DeletePoints request = DeletePoints.newBuilder()
-                .setCollectionName(collection)
-                .setWait(true)
-                .setPoints(PointsSelector.newBuilder().setFilter(QdrantFilterConverter.toFilter(filter)))
-                .build();
-        QdrantCalls.await(client.deleteAsync(request, timeout), "delete by filter", collection);
+        writer.deleteWhere(filter);
     }
 
     @Override
     public long count(PayloadFilter filter) {
-        Objects.requireNonNull(filter, "filter");
-        CountPoints request = CountPoints.newBuilder()
-                .setCollectionName(collection)
-                .setFilter(QdrantFilterConverter.toFilter(filter))
-                .setExact(true)
-                .build();
-        return QdrantCalls.await(points().count(request), "count", collection).getResult().getCount();
+        return writer.count(filter);
     }
-
-    // ---------------------------------------------------------------- search
 
     @Override
     public List<SearchHit> search(HybridQuery query) {
-        Objects.requireNonNull(query, "query");
-        Set<Leg> legs = query.legs();
-        if (legs.isEmpty()) {
-            return List.of();
-        }
-        Filter filter = query.filter().matchesAll() ? null : QdrantFilterConverter.toFilter(query.filter());
-        Map<Leg, LegInput> inputs = legInputs(query);
-        FusionMethod fusion = query.fusion();
-        boolean uniform = fusion instanceof FusionMethod.Rrf && uniformPositiveWeights(fusion, legs);
-        if (fusion instanceof FusionMethod.Rrf && (uniform || serverSideWeightedRrf)) {
-            return serverFused(query, (FusionMethod.Rrf) fusion, uniform, inputs, filter);
-        }
-        return clientFused(query, inputs, filter);
-    }
-
-    /** What a leg sends: the vector name and the query input; absent when the query vector is empty. */
-    private record LegInput(String using, VectorInput input) {
-    }
-
-    private Map<Leg, LegInput> legInputs(HybridQuery query) {
-        Map<Leg, LegInput> inputs = new EnumMap<>(Leg.class);
-        for (Leg leg : query.legs()) {
-            switch (leg) {
-                case DENSE: {
-                    float[] dense = query.dense();
-                    if (denseDimension == 0) {
-                        throw new IllegalArgumentException("dense leg requested but the store was built without a dense"
-                                + " vector (denseDimension 0)");
-                    }
-                    if (dense.length != denseDimension) {
-                        throw new IllegalArgumentException("dense query vector has dimension " + dense.length
-                                + ", the store expects " + denseDimension);
-                    }
-                    Points.DenseVector.Builder dv = Points.DenseVector.newBuilder();
-                    for (float f : dense) {
-                        dv.addData(f);
-                    }
-                    inputs.put(leg, new LegInput(QdrantSchema.DENSE, VectorInput.newBuilder().setDense(dv).build()));
-                    break;
-                }
-                case SPARSE:
-                    if (query.sparse().size() > 0) {
-                        inputs.put(leg, new LegInput(QdrantSchema.SPARSE,
-                                VectorInput.newBuilder().setSparse(sparse(query.sparse())).build()));
-                    }
-                    break;
-                case BM25:
-                    if (bm25Mode == Bm25Mode.CLIENT_SIDE) {
-                        Points.SparseVector v = bm25Encoder.query(query.text());
-                        if (v.getIndicesCount() > 0) {
-                            inputs.put(leg, new LegInput(QdrantSchema.BM25,
-                                    VectorInput.newBuilder().setSparse(v).build()));
-                        }
-                    } else {
-                        inputs.put(leg, new LegInput(QdrantSchema.BM25,
-                                VectorInput.newBuilder().setDocument(document(query.text())).build()));
-                    }
-                    break;
-                default:
-                    throw new IllegalArgumentException("unsupported leg " + leg);
-            }
-        }
-        return inputs;
-    }
-
-    private static boolean uniformPositiveWeights(FusionMethod fusion, Set<Leg> legs) {
-        Double first = null;
-        for (Leg leg : legs) {
-            double w = fusion.weight(leg);
-            if (first == null) {
-                first = w;
-            } else if (w != first) {
-                return false;
-            }
-        }
-        return first != null && first > 0;
-    }
-
-    private List<SearchHit> serverFused(HybridQuery query, FusionMethod.Rrf rrf, boolean uniform,
-            Map<Leg, LegInput> inputs, Filter filter) {
-        if (inputs.isEmpty()) {
-            return List.of(); // every leg had an empty query vector: nothing can match
-        }
-        Points.Rrf.Builder rrfMessage = Points.Rrf.newBuilder().setK(RrfFusion.qdrantK(rrf.k()));
-        QueryPoints.Builder fused = QueryPoints.newBuilder()
-                .setCollectionName(collection)
-                .setLimit(query.limit())
-                .setWithPayload(HIT_PAYLOAD);
-        for (Map.Entry<Leg, LegInput> e : inputs.entrySet()) {
-            PrefetchQuery.Builder p = PrefetchQuery.newBuilder()
-                    .setQuery(Query.newBuilder().setNearest(e.getValue().input()))
-                    .setUsing(e.getValue().using())
-                    .setLimit(query.legLimit());
-            if (filter != null) {
-                p.setFilter(filter);
-            }
-            fused.addPrefetch(p);
-            if (!uniform) {
-                rrfMessage.addWeights((float) rrf.weight(e.getKey()));
-            }
-        }
-        fused.setQuery(Query.newBuilder().setRrf(rrfMessage));
-        // The scale's maximum: a hit ranked first by every leg that ran (including legs skipped for an empty vector).
-        double max = 0;
-        for (Leg leg : query.legs()) {
-            max += qdrantContribution(rrf.k(), uniform ? 1 : rrf.weight(leg), 1);
-        }
-        List<ScoredPoint> points;
-        Map<String, Map<Leg, LegScore>> legScores = Map.of();
-        if (query.explain()) {
-            List<QueryPoints> batch = new ArrayList<>();
-            batch.add(fused.build());
-            List<Leg> order = new ArrayList<>(inputs.keySet());
-            for (Leg leg : order) {
-                // no payload: ranks are matched to the fused hits by point id
-                batch.add(legQuery(inputs.get(leg), filter, query.legLimit(), NO_PAYLOAD));
-            }
-            List<Points.BatchResult> results = queryBatch(batch);
-            points = results.get(0).getResultList();
-            Map<Leg, List<LegResult>> legResults = new EnumMap<>(Leg.class);
-            for (int i = 0; i < order.size(); i++) {
-                List<LegResult> list = new ArrayList<>();
-                for (ScoredPoint p : results.get(i + 1).getResultList()) {
-                    list.add(new LegResult(p.getId().getUuid(), p.getScore()));
-                }
-                legResults.put(order.get(i), list);
-            }
-            legScores = byId(legResults);
-        } else {
-            points = QdrantCalls.await(client.queryAsync(fused.build(), timeout), "query", collection);
-        }
-        List<SearchHit> hits = new ArrayList<>(points.size());
-        for (ScoredPoint p : points) {
-            PayloadCodec.Decoded d = PayloadCodec.decode(p.getPayloadMap());
-            if (d == null) {
-                continue; // a point written by another tool
-            }
-            Map<Leg, LegScore> legs = legScores.getOrDefault(p.getId().getUuid(), Map.of());
-            double raw = p.getScore();
-            if (!legs.isEmpty()) {
-                // Explain mode knows every rank: recompute Qdrant's sum in double instead of its 32-bit float.
-                double[] terms = new double[legs.size()];
-                int n = 0;
-                for (LegScore s : legs.values()) {
-                    terms[n++] = qdrantContribution(rrf.k(), uniform ? 1 : rrf.weight(s.leg()), s.rank());
-                }
-                java.util.Arrays.sort(terms); // ascending, as the embedded fusion sums, so equal multisets tie
-                raw = 0;
-                for (double t : terms) {
-                    raw += t;
-                }
-            }
-            double score = max == 0 ? 0 : Math.max(0, Math.min(1, raw / max));
-            hits.add(hit(d, score, legs));
-        }
-        hits.sort(HIT_ORDER);
-        return hits;
+        return search.search(query);
     }
 
     /**
-     * What Qdrant's RRF gives 1-based {@code rank} in a leg of weight {@code w} when sent {@code k + 1}:
-     * {@code 1 / (rank / w + k)}, which is {@code 1 / (k + rank)} for unit weights (our RRF's sum up to the weight).
+     * The legs the collection is laid out for: BM25 and SPARSE always, DENSE when it has a dense vector. Qdrant cannot
+     * tell cheaply whether any point holds a vector, so a leg without data simply returns no hits.
      */
-    static double qdrantContribution(int k, double w, int rank) {
-        return w <= 0 ? 0 : 1 / (rank / w + k);
+    @Override
+    public Set<Leg> legsWithData() {
+        return denseDimension > 0 ? Set.of(Leg.BM25, Leg.DENSE, Leg.SPARSE) : Set.of(Leg.BM25, Leg.SPARSE);
     }
 
-    private List<SearchHit> clientFused(HybridQuery query, Map<Leg, LegInput> inputs, Filter filter) {
-        List<Leg> order = new ArrayList<>(inputs.keySet());
-        Map<Leg, List<LegResult>> legResults = new EnumMap<>(Leg.class);
-        for (Leg leg : query.legs()) {
-            legResults.put(leg, List.of()); // legs with an empty query vector ran and found nothing
-        }
-        int candidates = 0;
-        if (!order.isEmpty()) {
-            List<QueryPoints> batch = new ArrayList<>();
-            for (Leg leg : order) {
-                // no payload: legs are fused by point id, chunk ids are fetched for the top hits only
-                batch.add(legQuery(inputs.get(leg), filter, query.legLimit(), NO_PAYLOAD));
-            }
-            List<Points.BatchResult> results = queryBatch(batch);
-            for (int i = 0; i < order.size(); i++) {
-                List<LegResult> list = new ArrayList<>();
-                for (ScoredPoint p : results.get(i).getResultList()) {
-                    list.add(new LegResult(p.getId().getUuid(), p.getScore()));
-                }
-                candidates += list.size();
-                legResults.put(order.get(i), list);
-            }
-        }
-        if (candidates == 0) {
-            return List.of();
-        }
-        List<FusedResult> fused = Fusion.of(query.fusion()).fuse(legResults, candidates);
-        // Keep the top `limit` plus whatever ties with the last of them on (score, best rank): the embedded store breaks
-        // those ties by chunk id, which is known only after fetching the payloads.
-        int keep = Math.min(query.limit(), fused.size());
-        while (keep < fused.size() && fused.get(keep).fusedScore() == fused.get(keep - 1).fusedScore()
-                && bestRank(fused.get(keep).legs()) == bestRank(fused.get(keep - 1).legs())) {
-            keep++;
-        }
-        fused = fused.subList(0, keep);
-        GetPoints.Builder get = GetPoints.newBuilder().setCollectionName(collection).setWithPayload(HIT_PAYLOAD);
-        for (FusedResult r : fused) {
-            get.addIds(PointId.newBuilder().setUuid(r.id()));
-        }
-        List<RetrievedPoint> retrieved = QdrantCalls.await(client.retrieveAsync(get.build(), timeout),
-                "get (payload of fused hits)", collection);
-        Map<String, PayloadCodec.Decoded> byPointId = new HashMap<>();
-        for (RetrievedPoint p : retrieved) {
-            PayloadCodec.Decoded d = PayloadCodec.decode(p.getPayloadMap());
-            if (d != null) {
-                byPointId.put(p.getId().getUuid(), d);
-            }
-        }
-        List<SearchHit> hits = new ArrayList<>(fused.size());
-        for (FusedResult r : fused) {
-            PayloadCodec.Decoded d = byPointId.get(r.id());
-            if (d != null) { // null: deleted between the two calls
-                hits.add(hit(d, r.fusedScore(), r.legs()));
-            }
-        }
-        hits.sort(HIT_ORDER);
-        return hits.size() > query.limit() ? List.copyOf(hits.subList(0, query.limit())) : hits;
+    /** The collection's dense dimension; empty when it has no dense vector. */
+    @Override
+    public OptionalInt denseDimension() {
+        return denseDimension > 0 ? OptionalInt.of(denseDimension) : OptionalInt.empty();
     }
 
-    private QueryPoints legQuery(LegInput input, Filter filter, int limit, WithPayloadSelector payload) {
-        QueryPoints.Builder q = QueryPoints.newBuilder()
-                .setCollectionName(collection)
-                .setQuery(Query.newBuilder().setNearest(input.input()))
-                .setUsing(input.using())
-                .setLimit(limit)
-                .setWithPayload(payload);
-        if (filter != null) {
-            q.setFilter(filter);
-        }
-        return q.build();
-    }
-
-    private List<Points.BatchResult> queryBatch(List<QueryPoints> queries) {
-        QueryBatchPoints request = QueryBatchPoints.newBuilder()
-                .setCollectionName(collection)
-                .addAllQueryPoints(queries)
-                .build();
-        return QdrantCalls.await(points().queryBatch(request), "query_batch", collection).getResultList();
-    }
-
-    private static Map<String, Map<Leg, LegScore>> byId(Map<Leg, List<LegResult>> legResults) {
-        Map<String, Map<Leg, LegScore>> out = new HashMap<>();
-        legResults.forEach((leg, results) -> {
-            int rank = 0;
-            for (LegResult r : results) {
-                rank++;
-                out.computeIfAbsent(r.id(), k -> new EnumMap<>(Leg.class))
-                        .putIfAbsent(leg, new LegScore(leg, rank, r.score()));
-            }
-        });
-        return out;
-    }
-
-    private static SearchHit hit(PayloadCodec.Decoded d, double score, Map<Leg, LegScore> legs) {
-        return new SearchHit(d.id(), d.text(), d.metadata(), d.listMetadata(), score, score, legs);
-    }
-
-    /** The embedded store's order: fused score descending, best leg rank ascending, chunk id ascending. */
-    private static final Comparator<SearchHit> HIT_ORDER = Comparator.comparingDouble(SearchHit::fusedScore).reversed()
-            .thenComparingInt((SearchHit h) -> bestRank(h.legs()))
-            .thenComparing(SearchHit::id);
-
-    private static int bestRank(Map<Leg, LegScore> legs) {
-        int best = Integer.MAX_VALUE;
-        for (LegScore s : legs.values()) {
-            best = Math.min(best, s.rank());
-        }
-        return best;
-    }
-
-    private Document document(String text) {
-        return Document.newBuilder()
-                .setText(CamelCaseExpander.expand(text))
-                .setModel(BM25_MODEL)
-                .putAllOptions(bm25Options)
-                .build();
-    }
-
-    private static Points.SparseVector sparse(SparseVector v) {
-        Points.SparseVector.Builder b = Points.SparseVector.newBuilder();
-        for (int i = 0; i < v.size(); i++) {
-            b.addIndices(v.indexAt(i)).addValues(v.valueAt(i));
-        }
-        return b.build();
-    }
-
-    private io.qdrant.client.grpc.PointsGrpc.PointsFutureStub points() {
-        return client.grpcClient().points().withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    /** The BM25 mode and parameters of this store. */
+    @Override
+    public IndexFingerprint fingerprint() {
+        return fingerprint;
     }
 
     /** Shuts the gRPC client down when the store created it; a caller-owned client stays open. */
@@ -640,116 +250,9 @@ public final class QdrantCaseStore implements CaseStore {
                 + bm25Mode + "]";
     }
 
-    // ---------------------------------------------------------------- collection setup
-
-    /**
-     * Fails unless the server is recent enough for what this store sends: RRF with {@code k} needs 1.16 (an older
-     * server would silently drop the field and fuse with k = 2), server-side weights 1.17, {@code qdrant/bm25} 1.15.3.
-     * A version string that does not parse is accepted with a warning.
-     */
-    private void checkServerVersion(Builder b) {
-        String version = QdrantCalls.await(client.healthCheckAsync(timeout), "health_check", collection).getVersion();
-        int[] v = parseVersion(version);
-        if (v == null) {
-            LOG.warn("cannot parse Qdrant server version '{}'; assuming it supports RRF with k", version);
-            return;
-        }
-        int[] needed = b.serverSideWeightedRrf ? new int[] {1, 17, 0} : new int[] {1, 16, 0};
-        if (compare(v, needed) < 0) {
-            throw new NonRetriableNeuralTextException("Qdrant server " + version + " is too old for collection '"
-                    + collection + "': need " + needed[0] + "." + needed[1] + "." + needed[2] + " or later (RRF with an"
-                    + " explicit k" + (b.serverSideWeightedRrf ? " and per-prefetch weights" : "") + ")", null);
-        }
-    }
-
+    /** {@code major, minor, patch} of a server version string; null if it does not parse. */
     static int[] parseVersion(String version) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("v?(\\d+)\\.(\\d+)(?:\\.(\\d+))?.*")
-                .matcher(version == null ? "" : version.trim());
-        if (!m.matches()) {
-            return null;
-        }
-        return new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
-            m.group(3) == null ? 0 : Integer.parseInt(m.group(3))};
-    }
-
-    private static int compare(int[] a, int[] b) {
-        for (int i = 0; i < 3; i++) {
-            if (a[i] != b[i]) {
-                return Integer.compare(a[i], b[i]);
-            }
-        }
-        return 0;
-    }
-
-    private void ensureCollection(Builder b) {
-        if (b.checkServerVersion) {
-            checkServerVersion(b);
-        }
-        boolean exists = QdrantCalls.await(client.collectionExistsAsync(collection, timeout), "collection_exists",
-                collection);
-        if (!exists) {
-            if (!b.createIfMissing) {
-                throw new NonRetriableNeuralTextException("Qdrant collection '" + collection
-                        + "' does not exist and createIfMissing is false", null);
-            }
-            if (create(b)) {
-                createPayloadIndexes(b.indexedFields, Set.of());
-                return;
-            }
-            // Someone else created it meanwhile: verify it like any existing collection.
-        }
-        CollectionInfo info = QdrantCalls.await(client.getCollectionInfoAsync(collection, timeout),
-                "get collection info", collection);
-        List<String> diffs = QdrantSchema.differences(info, denseDimension);
-        if (!diffs.isEmpty()) {
-            if (!b.recreateIncompatible) {
-                throw new NonRetriableNeuralTextException("Qdrant collection '" + collection
-                        + "' is incompatible with this store: " + String.join("; ", diffs)
-                        + ". Use another collection name, fix it, or set recreateIncompatibleCollection(true) to drop"
-                        + " and re-create it (deletes its points)", null);
-            }
-            LOG.warn("dropping incompatible Qdrant collection '{}' ({}) as recreateIncompatibleCollection is set",
-                    collection, String.join("; ", diffs));
-            QdrantCalls.await(client.deleteCollectionAsync(collection, timeout), "delete incompatible collection",
-                    collection);
-            create(b);
-            createPayloadIndexes(b.indexedFields, Set.of());
-            return;
-        }
-        createPayloadIndexes(b.indexedFields, info.getPayloadSchemaMap().keySet());
-    }
-
-    /** Creates the collection; false when it already existed (created concurrently). */
-    private boolean create(Builder b) {
-        try {
-            QdrantCalls.await(client.createCollectionAsync(QdrantSchema.create(collection, denseDimension, b.shards,
-                    b.replicationFactor, b.writeConsistencyFactor), timeout), "create collection", collection);
-            return true;
-        } catch (NeuralTextException e) {
-            // Qdrant answers ALREADY_EXISTS (older servers: INVALID_ARGUMENT "... already exists!")
-            Status.Code code = QdrantCalls.code(e);
-            if (code == Status.Code.ALREADY_EXISTS || code == Status.Code.INVALID_ARGUMENT
-                    && String.valueOf(e.getMessage()).contains("already exists")) {
-                return false;
-            }
-            throw e;
-        }
-    }
-
-    private void createPayloadIndexes(List<String> fields, Set<String> existing) {
-        for (String field : fields) {
-            if (existing.contains(field)) {
-                continue;
-            }
-            Points.CreateFieldIndexCollection request = Points.CreateFieldIndexCollection.newBuilder()
-                    .setCollectionName(collection)
-                    .setWait(true)
-                    .setFieldName(field)
-                    .setFieldType(FieldType.FieldTypeKeyword)
-                    .build();
-            QdrantCalls.await(client.createPayloadIndexAsync(request, timeout),
-                    "create keyword payload index on '" + field + "'", collection);
-        }
+        return QdrantCollectionSetup.parseVersion(version);
     }
 
     /**
@@ -988,7 +491,10 @@ public final class QdrantCaseStore implements CaseStore {
             }
             QdrantCaseStore store = new QdrantCaseStore(this, c, owns);
             try {
-                store.ensureCollection(this);
+                new QdrantCollectionSetup(new QdrantTarget(c, collection, timeout), new QdrantCollectionSetup.Settings(
+                        denseDimension, shards, replicationFactor, writeConsistencyFactor, indexedFields,
+                        createIfMissing, recreateIncompatible, serverSideWeightedRrf, checkServerVersion))
+                        .ensureCollection();
             } catch (RuntimeException e) {
                 store.close();
                 throw e;
