@@ -136,6 +136,32 @@ public abstract class CaseStoreContract {
         return cases;
     }
 
+    // ------------------------------------------------------------------ declared capabilities
+
+    @Test
+    public void declaresEveryLegOnceItHoldsChunksWithBothVectorKinds() {
+        CaseStore s = store(4);
+        s.upsert(smallCorpus());
+        assertThat(s.legsWithData()).contains(Leg.BM25, Leg.DENSE, Leg.SPARSE);
+    }
+
+    @Test
+    public void denseDimensionIsTheDimensionOfItsVectors() {
+        CaseStore s = store(4);
+        s.upsert(smallCorpus());
+        assertThat(s.denseDimension()).hasValue(4);
+    }
+
+    @Test
+    public void fingerprintIsLexicalAndStableAcrossWrites() {
+        CaseStore s = store(4);
+        IndexFingerprint before = s.fingerprint();
+        assertThat(before).isNotNull();
+        assertThat(before.lexicalPart()).isEqualTo(before); // the retriever adds the models
+        s.upsert(smallCorpus());
+        assertThat(s.fingerprint()).isEqualTo(before);
+    }
+
     // ------------------------------------------------------------------ writes and counts
 
     @Test
