@@ -276,20 +276,20 @@ public sealed interface PayloadFilter {
 
     /**
      * Parses the compact text syntax, e.g. {@code type == 'method' and tags in ['http','retry'] and not path ~ 'test'}.
-     * See {@link PayloadFilterParser} for the grammar.
+     * The grammar is in the {@linkplain dev.neuraltext.filter package documentation}.
      *
      * @throws IllegalArgumentException with the column and what was expected, if {@code text} is malformed
      */
     static PayloadFilter parse(String text) {
-        return PayloadFilterParser.parse(text);
+        return FilterParser.parse(text);
     }
 
     /**
      * This filter in the compact text syntax of {@link #parse(String)}; parsing the result gives back an equivalent
-     * filter (an equal one for every filter the parser produces). See {@link PayloadFilterParser}.
+     * filter (an equal one for every filter the parser produces).
      */
     default String toSyntax() {
-        return PayloadFilterParser.format(this);
+        return FilterFormatter.format(this);
     }
 
     private static List<PayloadFilter> copyChildren(List<PayloadFilter> filters, String field) {
