@@ -6,5 +6,7 @@
  *
  * <p>Loading BEIR files needs {@code com.fasterxml.jackson.core:jackson-core} on the class path (an optional
  * dependency of neural-text-core); everything else here has no dependency.
+ *
+ * <p>Dependencies: {@code chunk}, {@code internal}. Imported by the eval harness and benchmarks in {@code examples}.
  */
 package dev.neuraltext.eval;

@@ -17,7 +17,7 @@ final class FilterFormatter {
     /** {@code filter} in the filter syntax. */
     static String format(PayloadFilter filter) {
         if (filter == null) {
-            throw new IllegalArgumentException("filter must not be null");
+            throw new NullPointerException("filter must not be null");
         }
         StringBuilder sb = new StringBuilder();
         formatOr(filter, sb);

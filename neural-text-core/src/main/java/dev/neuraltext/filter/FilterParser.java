@@ -26,7 +26,7 @@ final class FilterParser {
      */
     static PayloadFilter parse(String text) {
         if (text == null) {
-            throw new IllegalArgumentException("filter text must not be null");
+            throw new NullPointerException("filter text must not be null");
         }
         return new FilterParser(text).parseFilter();
     }

@@ -296,7 +296,7 @@ public sealed interface PayloadFilter {
         Objects.requireNonNull(filters, field);
         for (int i = 0; i < filters.size(); i++) {
             if (filters.get(i) == null) {
-                throw new IllegalArgumentException(field + "[" + i + "] must not be null");
+                throw new NullPointerException(field + "[" + i + "] must not be null");
             }
         }
         return List.copyOf(filters);
@@ -306,7 +306,7 @@ public sealed interface PayloadFilter {
         Checks.notNull(values, field);
         for (int i = 0; i < values.size(); i++) {
             if (values.get(i) == null) {
-                throw new IllegalArgumentException(field + "[" + i + "] must not be null");
+                throw new NullPointerException(field + "[" + i + "] must not be null");
             }
         }
         return List.copyOf(values);

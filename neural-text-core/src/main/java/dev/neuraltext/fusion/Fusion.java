@@ -22,7 +22,7 @@ public interface Fusion {
      */
     static Fusion of(FusionMethod method) {
         if (method == null) {
-            throw new IllegalArgumentException("fusion method must not be null");
+            throw new NullPointerException("fusion method must not be null");
         }
         if (method instanceof FusionMethod.Rrf) {
             return new RrfFusion((FusionMethod.Rrf) method);

@@ -95,7 +95,7 @@ public sealed interface FusionMethod {
         Map<Leg, Double> copy = new EnumMap<>(Leg.class);
         weights.forEach((leg, w) -> {
             if (leg == null) {
-                throw new IllegalArgumentException("fusion weight key must not be null");
+                throw new NullPointerException("fusion weight key must not be null");
             }
             if (w == null || !Double.isFinite(w) || w < 0) {
                 throw new IllegalArgumentException("fusion weight of " + leg.label()

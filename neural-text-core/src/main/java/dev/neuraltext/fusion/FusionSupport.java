@@ -45,12 +45,12 @@ final class FusionSupport {
             }
             List<LegResult> list = legs.get(leg);
             if (list == null) {
-                throw new IllegalArgumentException("result list of leg " + leg.label() + " must not be null");
+                throw new NullPointerException("result list of leg " + leg.label() + " must not be null");
             }
             for (int i = 0; i < list.size(); i++) {
                 LegResult r = list.get(i);
                 if (r == null) {
-                    throw new IllegalArgumentException(leg.label() + " result [" + i + "] must not be null");
+                    throw new NullPointerException(leg.label() + " result [" + i + "] must not be null");
                 }
                 Map<Leg, LegScore> perLeg = byId.computeIfAbsent(r.id(), id -> new EnumMap<>(Leg.class));
                 perLeg.putIfAbsent(leg, new LegScore(leg, i + 1, r.score()));

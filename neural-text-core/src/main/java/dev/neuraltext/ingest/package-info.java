@@ -9,7 +9,9 @@
  *       test-source, size, binary and symlink rules, and picks the chunker per file.</li>
  *   <li>{@link dev.neuraltext.ingest.IncrementalIndexer} with {@link dev.neuraltext.ingest.IndexManifest}: re-chunks
  *       and re-indexes only changed files, deletes the chunks of deleted ones.</li>
- *   <li>{@link dev.neuraltext.chunk.ChunkMetadata}: the metadata keys and BM25 field names every chunker writes.</li>
  * </ul>
+ *
+ * <p>Dependencies: {@code chunk}, {@code internal}, JavaParser, commonmark and SnakeYAML. No other package of
+ * neural-text-core imports it; the CLI, the tool server and applications do.
  */
 package dev.neuraltext.ingest;

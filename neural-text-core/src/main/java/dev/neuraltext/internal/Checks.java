@@ -16,7 +16,7 @@ public final class Checks {
     /** Returns {@code value} if it is non-null and not blank, else throws naming {@code field} and the value. */
     public static String notBlank(String value, String field) {
         if (value == null) {
-            throw new IllegalArgumentException(field + " must not be null");
+            throw new NullPointerException(field + " must not be null");
         }
         if (value.isBlank()) {
             throw new IllegalArgumentException(field + " must not be blank, got '" + value + "'");
@@ -27,7 +27,7 @@ public final class Checks {
     /** Returns {@code value} if it is non-null, else throws an IllegalArgumentException naming {@code field}. */
     public static <T> T notNull(T value, String field) {
         if (value == null) {
-            throw new IllegalArgumentException(field + " must not be null");
+            throw new NullPointerException(field + " must not be null");
         }
         return value;
     }
@@ -68,7 +68,7 @@ public final class Checks {
         map.forEach((k, v) -> {
             notBlank(k, field + " key");
             if (v == null) {
-                throw new IllegalArgumentException(field + "['" + k + "'] must not be null");
+                throw new NullPointerException(field + "['" + k + "'] must not be null");
             }
             copy.put(k, v);
         });
@@ -84,11 +84,11 @@ public final class Checks {
         map.forEach((k, v) -> {
             notBlank(k, field + " key");
             if (v == null) {
-                throw new IllegalArgumentException(field + "['" + k + "'] must not be null");
+                throw new NullPointerException(field + "['" + k + "'] must not be null");
             }
             for (int i = 0; i < v.size(); i++) {
                 if (v.get(i) == null) {
-                    throw new IllegalArgumentException(field + "['" + k + "'][" + i + "] must not be null");
+                    throw new NullPointerException(field + "['" + k + "'][" + i + "] must not be null");
                 }
             }
             copy.put(k, List.copyOf(v));

@@ -303,7 +303,7 @@ class Bm25IndexTest {
         assertThatThrownBy(() -> index.upsert(" ", Map.of(), Payload.empty()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("id");
         assertThatThrownBy(() -> index.upsert("a", Map.of("body", "x"), null))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("payload");
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("payload");
         assertThatThrownBy(() -> Bm25Index.builder().fieldWeight("name", -1))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("name").hasMessageContaining("-1");
         assertThatThrownBy(() -> Bm25Index.builder().fieldB("name", 1.5))

@@ -177,7 +177,7 @@ class PayloadFilterParserTest {
         // columns count code points: the emoji is one column
         fails("'\uD83D\uDE00' == '1' or", "column 14: expected a condition (a field name, 'not', '(', 'true' or "
                 + "'false') but found end of input");
-        assertThatThrownBy(() -> p(null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> p(null)).isInstanceOf(NullPointerException.class);
     }
 
     @Test

@@ -163,16 +163,16 @@ class RrfFusionTest {
     @Test
     void badInputIsRejected() {
         Fusion f = Fusion.of(FusionMethod.rrf(60));
-        assertThatThrownBy(() -> f.fuse(null, 5)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> f.fuse(null, 5)).isInstanceOf(NullPointerException.class);
         Map<Leg, List<LegResult>> nullList = new HashMap<>();
         nullList.put(Leg.DENSE, null);
-        assertThatThrownBy(() -> f.fuse(nullList, 5)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> f.fuse(nullList, 5)).isInstanceOf(NullPointerException.class)
                 .hasMessageContaining("dense");
         Map<Leg, List<LegResult>> nullKey = new HashMap<>();
         nullKey.put(null, List.of());
         assertThatThrownBy(() -> f.fuse(nullKey, 5)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("null key");
-        assertThatThrownBy(() -> Fusion.of(null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Fusion.of(null)).isInstanceOf(NullPointerException.class);
     }
 
     @Test

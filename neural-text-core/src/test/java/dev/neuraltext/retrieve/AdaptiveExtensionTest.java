@@ -143,7 +143,7 @@ class AdaptiveExtensionTest {
         assertThatThrownBy(() -> AdaptiveExtension.builder().floor(Double.NaN))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("floor");
         assertThatThrownBy(() -> AdaptiveExtension.defaults().apply(null, 1))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ranked");
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("ranked");
         assertThatThrownBy(() -> AdaptiveExtension.defaults().apply(hits(0.5), 0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("limit");
     }

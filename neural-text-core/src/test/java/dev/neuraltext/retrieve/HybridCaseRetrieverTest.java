@@ -412,7 +412,7 @@ class HybridCaseRetrieverTest {
 
     @Test
     void builderRejectsBadSettings() {
-        assertThatThrownBy(() -> HybridCaseRetriever.builder(null)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> HybridCaseRetriever.builder(null)).isInstanceOf(NullPointerException.class)
                 .hasMessageContaining("store");
         assertThatThrownBy(() -> HybridCaseRetriever.builder(InMemoryCaseStore.create()).rerankDepth(0))
                 .hasMessageContaining("rerankDepth");

@@ -87,6 +87,6 @@ class QueryAnalyzerTest {
     @Test
     void nullIsRejected() {
         assertThatThrownBy(() -> QueryAnalyzer.classify(null))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("query");
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("query");
     }
 }

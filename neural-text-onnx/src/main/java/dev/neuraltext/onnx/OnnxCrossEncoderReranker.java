@@ -75,7 +75,7 @@ public final class OnnxCrossEncoderReranker implements Reranker, AutoCloseable {
         for (int i = 0; i < passages.size(); i++) {
             String passage = passages.get(i);
             if (passage == null) {
-                throw new IllegalArgumentException("passages[" + i + "] must not be null");
+                throw new NullPointerException("passages[" + i + "] must not be null");
             }
             Encoding e = tokenizer.encodePair(query, passage);
             units.add(new Sequences.Unit(i, e.getIds(), e.getTypeIds()));

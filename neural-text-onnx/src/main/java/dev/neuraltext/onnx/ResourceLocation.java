@@ -23,7 +23,7 @@ final class ResourceLocation {
 
     static ResourceLocation file(Path path, String what) {
         if (path == null) {
-            throw new IllegalArgumentException(what + " must not be null");
+            throw new NullPointerException(what + " must not be null");
         }
         return new ResourceLocation(path.toAbsolutePath(), null, null);
     }

@@ -37,7 +37,7 @@ final class Sequences {
         for (int i = 0; i < texts.size(); i++) {
             String text = texts.get(i);
             if (text == null) {
-                throw new IllegalArgumentException("texts[" + i + "] must not be null");
+                throw new NullPointerException("texts[" + i + "] must not be null");
             }
             long[] content = tokenizer.contentIds(prefix.isEmpty() ? text : prefix + text);
             if (content.length <= window || policy == LongInputPolicy.TRUNCATE) {
