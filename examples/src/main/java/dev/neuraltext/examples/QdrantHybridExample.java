@@ -1,9 +1,10 @@
 package dev.neuraltext.examples;
 
 import dev.neuraltext.NeuralTextException;
+import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.encode.Embedder;
 import dev.neuraltext.filter.PayloadFilter;
-import dev.neuraltext.chunk.ChunkInput;
+import dev.neuraltext.fusion.LegScore;
 import dev.neuraltext.ingest.DirectoryIngestor;
 import dev.neuraltext.ingest.ScanResult;
 import dev.neuraltext.ingest.SourceFile;
@@ -11,7 +12,6 @@ import dev.neuraltext.onnx.OnnxEmbedder;
 import dev.neuraltext.qdrant.Bm25Mode;
 import dev.neuraltext.qdrant.QdrantCaseStore;
 import dev.neuraltext.retrieve.HybridCaseRetriever;
-import dev.neuraltext.fusion.LegScore;
 import dev.neuraltext.search.SearchHit;
 import dev.neuraltext.search.SearchRequest;
 import dev.neuraltext.search.SearchResponse;

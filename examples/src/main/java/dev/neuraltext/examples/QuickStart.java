@@ -4,11 +4,11 @@ import static dev.neuraltext.filter.PayloadFilter.matchKeyword;
 
 import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.chunk.ExtractionResult;
+import dev.neuraltext.fusion.LegScore;
 import dev.neuraltext.ingest.JavaSourceChunker;
 import dev.neuraltext.ingest.MarkdownChunker;
 import dev.neuraltext.onnx.OnnxEmbedder;
 import dev.neuraltext.retrieve.HybridCaseRetriever;
-import dev.neuraltext.fusion.LegScore;
 import dev.neuraltext.search.SearchHit;
 import dev.neuraltext.search.SearchRequest;
 import dev.neuraltext.search.SearchResponse;

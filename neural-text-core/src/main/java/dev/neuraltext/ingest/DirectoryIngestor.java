@@ -1,10 +1,10 @@
 package dev.neuraltext.ingest;
 
+import dev.neuraltext.NonRetriableNeuralTextException;
 import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.chunk.Chunker;
 import dev.neuraltext.chunk.ExtractionResult;
-import dev.neuraltext.NonRetriableNeuralTextException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CodingErrorAction;

@@ -1,15 +1,15 @@
 package dev.neuraltext.ingest;
 
 import dev.neuraltext.NonRetriableNeuralTextException;
+import dev.neuraltext.internal.AtomicFiles;
 import dev.neuraltext.internal.Checks;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -135,12 +135,9 @@ public final class IndexManifest {
      * @throws NonRetriableNeuralTextException if the file cannot be written
      */
     public void save(Path file) {
-        Path dir = file.toAbsolutePath().getParent();
-        Path tmp = null;
         try {
-            Files.createDirectories(dir);
-            tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
-            try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+            AtomicFiles.write(file, out -> {
+                Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
                 w.write(MAGIC + "\t" + VERSION + "\n");
                 w.write("config\t" + escape(configuration) + "\n");
                 for (Map.Entry<String, FileEntry> e : files.entrySet()) {
@@ -152,27 +149,10 @@ public final class IndexManifest {
                     }
                 }
                 w.write("end\t" + files.size() + "\t" + chunkCount() + "\n");
-            }
-            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(tmp,
-                    java.nio.file.StandardOpenOption.WRITE)) {
-                ch.force(true);
-            }
-            try {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-            tmp = null;
+                w.flush();
+            });
         } catch (IOException e) {
             throw new NonRetriableNeuralTextException("cannot write index manifest " + file + ": " + e.getMessage(), e);
-        } finally {
-            if (tmp != null) {
-                try {
-                    Files.deleteIfExists(tmp);
-                } catch (IOException ignored) {
-                    // best effort: the temporary file is harmless, the next save replaces the manifest anyway
-                }
-            }
         }
     }
 

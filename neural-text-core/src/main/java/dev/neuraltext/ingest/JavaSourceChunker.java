@@ -1,9 +1,5 @@
 package dev.neuraltext.ingest;
 
-import dev.neuraltext.chunk.ChunkInput;
-import dev.neuraltext.chunk.ChunkMetadata;
-import dev.neuraltext.chunk.Chunker;
-import dev.neuraltext.chunk.ExtractionResult;
 import com.github.javaparser.JavaParser;
 import com.github.javaparser.ParseResult;
 import com.github.javaparser.ParserConfiguration;
@@ -29,6 +25,10 @@ import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.comments.Comment;
 import com.github.javaparser.ast.comments.JavadocComment;
 import com.github.javaparser.ast.nodeTypes.NodeWithTypeParameters;
+import dev.neuraltext.chunk.ChunkInput;
+import dev.neuraltext.chunk.ChunkMetadata;
+import dev.neuraltext.chunk.Chunker;
+import dev.neuraltext.chunk.ExtractionResult;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.neuraltext.retrieve;
 
-import dev.neuraltext.internal.Checks;
 import dev.neuraltext.fusion.Leg;
+import dev.neuraltext.internal.Checks;
 import dev.neuraltext.search.SearchHit;
 import java.util.List;
 

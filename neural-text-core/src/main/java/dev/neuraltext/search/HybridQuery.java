@@ -1,9 +1,9 @@
 package dev.neuraltext.search;
 
-import dev.neuraltext.fusion.FusionMethod;
-import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.encode.SparseVector;
 import dev.neuraltext.filter.PayloadFilter;
+import dev.neuraltext.fusion.FusionMethod;
+import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.internal.Checks;
 import java.util.Collections;
 import java.util.EnumSet;

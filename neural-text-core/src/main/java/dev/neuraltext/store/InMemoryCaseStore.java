@@ -2,16 +2,16 @@ package dev.neuraltext.store;
 
 import dev.neuraltext.bm25.Bm25Index;
 import dev.neuraltext.bm25.Bm25Params;
+import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.encode.SparseVector;
 import dev.neuraltext.filter.Payload;
 import dev.neuraltext.filter.PayloadFilter;
 import dev.neuraltext.fusion.FusedResult;
 import dev.neuraltext.fusion.Fusion;
+import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.fusion.LegResult;
-import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.internal.Checks;
 import dev.neuraltext.search.HybridQuery;
-import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.search.SearchHit;
 import dev.neuraltext.text.CodeDomainTokenizer;
 import java.nio.file.Path;

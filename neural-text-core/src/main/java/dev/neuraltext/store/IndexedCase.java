@@ -1,7 +1,7 @@
 package dev.neuraltext.store;
 
-import dev.neuraltext.encode.SparseVector;
 import dev.neuraltext.chunk.ChunkInput;
+import dev.neuraltext.encode.SparseVector;
 import dev.neuraltext.internal.Checks;
 
 /**

@@ -1,9 +1,9 @@
 package dev.neuraltext.ingest;
 
-import dev.neuraltext.chunk.ChunkInput;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.neuraltext.chunk.ChunkInput;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,10 +1,10 @@
 package dev.neuraltext.ingest;
 
-import dev.neuraltext.chunk.ChunkInput;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.neuraltext.NonRetriableNeuralTextException;
+import dev.neuraltext.chunk.ChunkInput;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,9 +1,9 @@
 package dev.neuraltext.ingest;
 
-import dev.neuraltext.chunk.ChunkInput;
-import dev.neuraltext.chunk.ExtractionResult;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.neuraltext.chunk.ChunkInput;
+import dev.neuraltext.chunk.ExtractionResult;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,10 +1,10 @@
 package dev.neuraltext.ingest;
 
-import dev.neuraltext.chunk.ChunkInput;
-import dev.neuraltext.chunk.ExtractionResult;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.neuraltext.chunk.ChunkInput;
+import dev.neuraltext.chunk.ExtractionResult;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

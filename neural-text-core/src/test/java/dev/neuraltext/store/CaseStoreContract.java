@@ -9,13 +9,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.neuraltext.NeuralTextException;
+import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.encode.SparseVector;
 import dev.neuraltext.filter.PayloadFilter;
-import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.fusion.FusionMethod;
-import dev.neuraltext.search.HybridQuery;
 import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.fusion.LegScore;
+import dev.neuraltext.search.HybridQuery;
 import dev.neuraltext.search.SearchHit;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -6,11 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.neuraltext.NonRetriableNeuralTextException;
 import dev.neuraltext.bm25.Bm25Params;
-import dev.neuraltext.encode.SparseVector;
 import dev.neuraltext.chunk.ChunkInput;
+import dev.neuraltext.encode.SparseVector;
 import dev.neuraltext.fusion.FusionMethod;
-import dev.neuraltext.search.HybridQuery;
 import dev.neuraltext.fusion.Leg;
+import dev.neuraltext.search.HybridQuery;
 import dev.neuraltext.search.SearchHit;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
 package dev.neuraltext.store;
 
+import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.encode.Embedder;
 import dev.neuraltext.encode.TextRole;
 import dev.neuraltext.eval.BeirDataset;
@@ -7,9 +8,8 @@ import dev.neuraltext.eval.EvalDataset;
 import dev.neuraltext.eval.EvalDocument;
 import dev.neuraltext.eval.EvalQuery;
 import dev.neuraltext.filter.PayloadFilter;
-import dev.neuraltext.chunk.ChunkInput;
-import dev.neuraltext.retrieve.HybridCaseRetriever;
 import dev.neuraltext.fusion.Leg;
+import dev.neuraltext.retrieve.HybridCaseRetriever;
 import dev.neuraltext.search.SearchRequest;
 import dev.neuraltext.search.SearchResponse;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package dev.neuraltext.qdrant;
 
-import dev.neuraltext.filter.Payload;
 import dev.neuraltext.chunk.ChunkInput;
+import dev.neuraltext.filter.Payload;
 import io.qdrant.client.grpc.JsonWithInt.ListValue;
 import io.qdrant.client.grpc.JsonWithInt.Struct;
 import io.qdrant.client.grpc.JsonWithInt.Value;

@@ -14,9 +14,9 @@ import static dev.neuraltext.filter.PayloadFilter.range;
 import static dev.neuraltext.filter.PayloadFilter.should;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.filter.Payload;
 import dev.neuraltext.filter.PayloadFilter;
-import dev.neuraltext.chunk.ChunkInput;
 import io.qdrant.client.grpc.Common.Condition;
 import io.qdrant.client.grpc.Common.FieldCondition;
 import io.qdrant.client.grpc.Common.Filter;

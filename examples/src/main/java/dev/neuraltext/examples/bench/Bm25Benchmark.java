@@ -2,6 +2,7 @@ package dev.neuraltext.examples.bench;
 
 import dev.neuraltext.NeuralTextException;
 import dev.neuraltext.bm25.Bm25Index;
+import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.eval.BeirDataset;
 import dev.neuraltext.eval.EvalDataset;
 import dev.neuraltext.eval.EvalDocument;
@@ -10,7 +11,6 @@ import dev.neuraltext.eval.EvalRun;
 import dev.neuraltext.eval.EvalRunner;
 import dev.neuraltext.examples.eval.LucenePeer;
 import dev.neuraltext.fusion.LegResult;
-import dev.neuraltext.chunk.ChunkInput;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;

@@ -3,17 +3,15 @@ package dev.neuraltext.examples.eval;
 import dev.neuraltext.NonRetriableNeuralTextException;
 import dev.neuraltext.encode.Embedder;
 import dev.neuraltext.encode.TextRole;
+import dev.neuraltext.internal.AtomicFiles;
 import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -129,31 +127,21 @@ final class EmbeddingCache implements Embedder {
         dirty = false;
         boolean written = false;
         try {
-            Files.createDirectories(file.getParent());
-            Path tmp = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".tmp");
-            try {
-                try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(tmp),
-                        1 << 16))) {
-                    out.writeInt(MAGIC);
-                    out.writeInt(VERSION);
-                    out.writeInt(delegate.dimension());
-                    List<Map.Entry<Key, float[]>> list = new ArrayList<>(entries.entrySet());
-                    out.writeInt(list.size());
-                    for (Map.Entry<Key, float[]> e : list) {
-                        out.write(e.getKey().hash());
-                        for (float f : e.getValue()) {
-                            out.writeFloat(f);
-                        }
+            List<Map.Entry<Key, float[]>> list = new ArrayList<>(entries.entrySet());
+            AtomicFiles.write(file, raw -> {
+                DataOutputStream out = new DataOutputStream(raw);
+                out.writeInt(MAGIC);
+                out.writeInt(VERSION);
+                out.writeInt(delegate.dimension());
+                out.writeInt(list.size());
+                for (Map.Entry<Key, float[]> e : list) {
+                    out.write(e.getKey().hash());
+                    for (float f : e.getValue()) {
+                        out.writeFloat(f);
                     }
                 }
-                try {
-                    Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                } catch (AtomicMoveNotSupportedException e) {
-                    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-                }
-            } finally {
-                Files.deleteIfExists(tmp);
-            }
+                out.flush();
+            });
             written = true;
         } catch (IOException e) {
             throw new NonRetriableNeuralTextException("cannot write the embedding cache " + file, e);

@@ -1,5 +1,6 @@
 package dev.neuraltext.examples.eval;
 
+import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.encode.Embedder;
 import dev.neuraltext.encode.Reranker;
 import dev.neuraltext.encode.SparseEncoder;
@@ -12,16 +13,14 @@ import dev.neuraltext.eval.EvalRunner;
 import dev.neuraltext.eval.HeadToHead;
 import dev.neuraltext.eval.MetricSuite;
 import dev.neuraltext.eval.QueryResult;
-import dev.neuraltext.chunk.ChunkInput;
+import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.onnx.OnnxEmbedder;
 import dev.neuraltext.retrieve.HybridCaseRetriever;
-import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.search.SearchHit;
 import dev.neuraltext.search.SearchRequest;
 import dev.neuraltext.search.SearchResponse;
 import dev.neuraltext.store.InMemoryCaseStore;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;

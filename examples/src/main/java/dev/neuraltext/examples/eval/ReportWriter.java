@@ -6,12 +6,10 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.neuraltext.NonRetriableNeuralTextException;
 import dev.neuraltext.eval.HeadToHead;
 import dev.neuraltext.eval.Summary;
+import dev.neuraltext.internal.AtomicFiles;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,18 +45,7 @@ final class ReportWriter {
     }
 
     private static Path write(Path file, String content) throws IOException {
-        // a sibling with the default permissions (createTempFile would make the report owner-only)
-        Path tmp = file.resolveSibling(file.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
-        try {
-            Files.writeString(tmp, content, StandardCharsets.UTF_8);
-            try {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        AtomicFiles.writeString(file, content);
         return file;
     }
 
