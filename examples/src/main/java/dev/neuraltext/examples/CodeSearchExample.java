@@ -1,5 +1,6 @@
 package dev.neuraltext.examples;
 
+import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.ingest.ChunkSink;
 import dev.neuraltext.ingest.DirectoryIngestor;
 import dev.neuraltext.ingest.IncrementalIndexer;
@@ -10,8 +11,8 @@ import dev.neuraltext.retrieve.HybridCaseRetriever;
 import dev.neuraltext.search.SearchHit;
 import dev.neuraltext.search.SearchRequest;
 import dev.neuraltext.search.SearchResponse;
-import dev.neuraltext.store.IndexFingerprint;
 import dev.neuraltext.store.InMemoryCaseStore;
+import dev.neuraltext.store.IndexFingerprint;
 import java.nio.file.Path;
 
 /**
@@ -54,8 +55,8 @@ public final class CodeSearchExample {
             // 4. search
             SearchResponse response = reloaded.search(SearchRequest.of(query, 5));
             for (SearchHit hit : response.hits()) {
-                System.out.printf("%.3f  %s:%s  %s%n", hit.score(), hit.metadata().get("path"),
-                        hit.metadata().get("startLine"), hit.metadata().get("symbol"));
+                System.out.printf("%.3f  %s:%s  %s%n", hit.score(), hit.metadata().get(ChunkMetadata.PATH),
+                        hit.metadata().get(ChunkMetadata.START_LINE), hit.metadata().get(ChunkMetadata.SYMBOL));
             }
             System.out.println(response.summary());
         }

@@ -3,6 +3,7 @@ package dev.neuraltext.examples;
 import static dev.neuraltext.filter.PayloadFilter.matchKeyword;
 
 import dev.neuraltext.chunk.ChunkInput;
+import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.chunk.ExtractionResult;
 import dev.neuraltext.fusion.LegScore;
 import dev.neuraltext.ingest.JavaSourceChunker;
@@ -69,8 +70,8 @@ public final class QuickStart {
                     .limit(3).filter(matchKeyword("type", "code")).build();
             SearchResponse response = retriever.search(request);
             for (SearchHit hit : response.hits()) {
-                System.out.printf("%.3f  %s:%s  %s%n", hit.score(), hit.metadata().get("path"),
-                        hit.metadata().get("startLine"), hit.metadata().get("symbol"));
+                System.out.printf("%.3f  %s:%s  %s%n", hit.score(), hit.metadata().get(ChunkMetadata.PATH),
+                        hit.metadata().get(ChunkMetadata.START_LINE), hit.metadata().get(ChunkMetadata.SYMBOL));
                 for (LegScore leg : hit.legs().values()) {
                     System.out.printf("         %s rank %d, raw score %.3f%n", leg.leg().label(), leg.rank(), leg.score());
                 }

@@ -1,5 +1,6 @@
 package dev.neuraltext.bm25;
 
+import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.filter.Payload;
 import dev.neuraltext.filter.PayloadFilter;
 import dev.neuraltext.fusion.LegResult;
@@ -64,13 +65,14 @@ public final class Bm25Index {
 
     /** Default field weights, see the class documentation. */
     public static final Map<String, Double> DEFAULT_FIELD_WEIGHTS =
-            Map.of("name", 8.0, "signature", 3.0, "doc", 1.0, "body", 1.0);
+            Map.of(ChunkMetadata.FIELD_NAME, 8.0, ChunkMetadata.FIELD_SIGNATURE, 3.0, ChunkMetadata.FIELD_DOC, 1.0,
+                    ChunkMetadata.FIELD_BODY, 1.0);
 
     /** Default per-field length normalisation; fields not listed use {@link Bm25Params#b()}. */
-    public static final Map<String, Double> DEFAULT_FIELD_BS = Map.of("name", 1.0);
+    public static final Map<String, Double> DEFAULT_FIELD_BS = Map.of(ChunkMetadata.FIELD_NAME, 1.0);
 
     /** Fields whose term frequencies count once per document by default. */
-    public static final Set<String> DEFAULT_BINARY_FIELDS = Set.of("name");
+    public static final Set<String> DEFAULT_BINARY_FIELDS = Set.of(ChunkMetadata.FIELD_NAME);
 
     /**
      * One document for {@link #upsertAll(Collection)}.

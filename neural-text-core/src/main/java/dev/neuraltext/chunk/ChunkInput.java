@@ -25,7 +25,7 @@ public record ChunkInput(
         Map<String, String> fields) {
 
     /** The BM25 field name used for {@link #text()} when a chunk has no named fields. */
-    public static final String DEFAULT_FIELD = "body";
+    public static final String DEFAULT_FIELD = ChunkMetadata.FIELD_BODY;
 
     public ChunkInput {
         Checks.notBlank(id, "id");

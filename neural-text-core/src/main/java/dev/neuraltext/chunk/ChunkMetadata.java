@@ -47,4 +47,15 @@ public final class ChunkMetadata {
     public static final String TYPE_CODE = "code";
     /** {@link #TYPE} value of documentation and prose chunks. */
     public static final String TYPE_DOC = "doc";
+
+    /** {@link #SYMBOL_TYPE} value of a class, interface, enum, record or annotation type. */
+    public static final String SYMBOL_TYPE_TYPE = "type";
+    /** {@link #SYMBOL_TYPE} value of a method. */
+    public static final String SYMBOL_TYPE_METHOD = "method";
+    /** {@link #SYMBOL_TYPE} value of a constructor. */
+    public static final String SYMBOL_TYPE_CONSTRUCTOR = "constructor";
+    /** {@link #SYMBOL_TYPE} value of a Markdown heading section. */
+    public static final String SYMBOL_TYPE_SECTION = "section";
+    /** {@link #SYMBOL_TYPE} value of a token window of plain text. */
+    public static final String SYMBOL_TYPE_TEXT = "text";
 }

@@ -1,6 +1,7 @@
 package dev.neuraltext.eval;
 
 import dev.neuraltext.chunk.ChunkInput;
+import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.internal.Checks;
 import java.util.Map;
 
@@ -15,7 +16,7 @@ import java.util.Map;
 public record EvalDocument(String id, String title, String text, Map<String, String> metadata) {
 
     /** The BM25 field holding the title in {@link #toChunkInput()}. */
-    public static final String NAME_FIELD = "name";
+    public static final String NAME_FIELD = ChunkMetadata.FIELD_NAME;
 
     public EvalDocument {
         Checks.notBlank(id, "id");

@@ -37,8 +37,58 @@ public sealed interface PayloadFilter {
     /** Whether {@code payload} satisfies this filter. */
     boolean test(Payload payload);
 
+    /**
+     * Calls the method of {@code visitor} for this node's type: the exhaustive dispatch over the filter tree. A new
+     * node type adds a method to {@link Visitor}, so every visitor (the Qdrant converter among them) stops compiling
+     * until it handles the new node.
+     */
+    <R> R accept(Visitor<R> visitor);
+
+    /**
+     * One method per node type of the filter tree, for translations that must cover every node (to another engine's
+     * filter, to text). Implementations are usually stateless.
+     *
+     * @param <R> what a node translates to
+     */
+    interface Visitor<R> {
+        /** A conjunction. */
+        R must(Must filter);
+
+        /** A disjunction. */
+        R should(Should filter);
+
+        /** A negated conjunction. */
+        R mustNot(MustNot filter);
+
+        /** An exact value. */
+        R matchKeyword(MatchKeyword filter);
+
+        /** A substring. */
+        R matchText(MatchText filter);
+
+        /** Any of several values. */
+        R matchAny(MatchAny filter);
+
+        /** Present with a value outside a list. */
+        R matchExcept(MatchExcept filter);
+
+        /** A numeric range. */
+        R range(Range filter);
+
+        /** Absent, null or empty. */
+        R isEmpty(IsEmpty filter);
+
+        /** Present and null. */
+        R isNull(IsNull filter);
+    }
+
     /** Every child must match. */
     record Must(List<PayloadFilter> filters) implements PayloadFilter {
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.must(this);
+        }
+
         public Must {
             filters = copyChildren(filters, "must");
         }
@@ -56,6 +106,11 @@ public sealed interface PayloadFilter {
 
     /** At least one child must match (an empty list matches nothing). */
     record Should(List<PayloadFilter> filters) implements PayloadFilter {
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.should(this);
+        }
+
         public Should {
             filters = copyChildren(filters, "should");
         }
@@ -73,6 +128,11 @@ public sealed interface PayloadFilter {
 
     /** No child may match. */
     record MustNot(List<PayloadFilter> filters) implements PayloadFilter {
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.mustNot(this);
+        }
+
         public MustNot {
             filters = copyChildren(filters, "mustNot");
         }
@@ -90,6 +150,11 @@ public sealed interface PayloadFilter {
 
     /** The field has exactly this value (a list field: some element does). */
     record MatchKeyword(String key, String value) implements PayloadFilter {
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.matchKeyword(this);
+        }
+
         public MatchKeyword {
             Checks.notBlank(key, "key");
             Checks.notNull(value, "value");
@@ -108,6 +173,11 @@ public sealed interface PayloadFilter {
      * text match never matches them, so they never match here either.
      */
     record MatchText(String key, String text) implements PayloadFilter {
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.matchText(this);
+        }
+
         public MatchText {
             Checks.notBlank(key, "key");
             Checks.notNull(text, "text");
@@ -126,6 +196,11 @@ public sealed interface PayloadFilter {
 
     /** The field has one of these values (a list field: some element does). */
     record MatchAny(String key, List<String> values) implements PayloadFilter {
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.matchAny(this);
+        }
+
         public MatchAny {
             Checks.notBlank(key, "key");
             values = copyValues(values, "values");
@@ -144,6 +219,11 @@ public sealed interface PayloadFilter {
 
     /** The field is present and has a value that is none of these (a list field: some element is none of them). */
     record MatchExcept(String key, List<String> values) implements PayloadFilter {
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.matchExcept(this);
+        }
+
         public MatchExcept {
             Checks.notBlank(key, "key");
             values = copyValues(values, "values");
@@ -165,6 +245,11 @@ public sealed interface PayloadFilter {
      * element does.
      */
     record Range(String key, Double gt, Double gte, Double lt, Double lte) implements PayloadFilter {
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.range(this);
+        }
+
         public Range {
             Checks.notBlank(key, "key");
             if (gt == null && gte == null && lt == null && lte == null) {
@@ -195,6 +280,11 @@ public sealed interface PayloadFilter {
 
     /** The field is absent or an empty list. */
     record IsEmpty(String key) implements PayloadFilter {
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.isEmpty(this);
+        }
+
         public IsEmpty {
             Checks.notBlank(key, "key");
         }
@@ -207,6 +297,11 @@ public sealed interface PayloadFilter {
 
     /** The field is present with a null value; chunk metadata cannot hold null, so the embedded store never matches. */
     record IsNull(String key) implements PayloadFilter {
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.isNull(this);
+        }
+
         public IsNull {
             Checks.notBlank(key, "key");
         }

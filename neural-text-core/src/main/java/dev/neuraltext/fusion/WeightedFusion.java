@@ -24,7 +24,7 @@ import java.util.Objects;
  * <p>Immutable and thread-safe. Obtain one with {@link Fusion#of(FusionMethod)} or
  * {@link #WeightedFusion(FusionMethod.Weighted)}.
  */
-public final class WeightedFusion implements Fusion {
+final class WeightedFusion implements Fusion {
 
     private final FusionMethod.Weighted method;
 

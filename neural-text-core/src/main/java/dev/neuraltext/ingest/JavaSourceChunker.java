@@ -149,7 +149,8 @@ public final class JavaSourceChunker implements Chunker {
             fields.put(ChunkMetadata.FIELD_DOC, docText);
         }
         fields.put(ChunkMetadata.FIELD_BODY, members.toString());
-        emit(ctx, ctx.path + "#" + className, text.toString(), className, className, "type", header,
+        emit(ctx, ctx.path + "#" + className, text.toString(), className, className, ChunkMetadata.SYMBOL_TYPE_TYPE,
+                header,
                 type.getRange().orElse(null), fields);
 
         for (BodyDeclaration<?> member : type.getMembers()) {
@@ -170,7 +171,8 @@ public final class JavaSourceChunker implements Chunker {
         String symbol = className + "." + name;
         String id = ctx.path + "#" + className + "." + name + "(" + String.join(",",
                 callable.getParameters().stream().map(JavaSourceChunker::erasedParameter).toList()) + ")";
-        writeMember(ctx, callable, symbol, className, ctor ? "constructor" : "method", signature, id);
+        String symbolType = ctor ? ChunkMetadata.SYMBOL_TYPE_CONSTRUCTOR : ChunkMetadata.SYMBOL_TYPE_METHOD;
+        writeMember(ctx, callable, symbol, className, symbolType, signature, id);
     }
 
     /** A parameter's type as ids show it: simple name, no type arguments, {@code []} kept, varargs as {@code ...}. */
@@ -192,7 +194,7 @@ public final class JavaSourceChunker implements Chunker {
         String name = compact.getNameAsString();
         String signature = (compact.getModifiers().isEmpty() ? "" : modifiers(compact.getModifiers()) + " ") + name;
         String symbol = className + "." + name;
-        writeMember(ctx, compact, symbol, className, "constructor", signature,
+        writeMember(ctx, compact, symbol, className, ChunkMetadata.SYMBOL_TYPE_CONSTRUCTOR, signature,
                 ctx.path + "#" + className + "." + name + "{compact}");
     }
 

@@ -166,7 +166,7 @@ public final class MarkdownChunker implements Chunker {
             String body = src.lines(a, b);
             Map<String, String> meta = new LinkedHashMap<>(baseMeta);
             meta.put(ChunkMetadata.SYMBOL, heading);
-            meta.put(ChunkMetadata.SYMBOL_TYPE, "section");
+            meta.put(ChunkMetadata.SYMBOL_TYPE, ChunkMetadata.SYMBOL_TYPE_SECTION);
             meta.put(ChunkMetadata.SECTION, sectionPath);
             meta.put(ChunkMetadata.START_LINE, Integer.toString(a + lineOffset));
             meta.put(ChunkMetadata.END_LINE, Integer.toString(b + lineOffset));

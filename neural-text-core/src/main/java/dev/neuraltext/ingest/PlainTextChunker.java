@@ -94,7 +94,7 @@ public final class PlainTextChunker implements Chunker {
             meta.putIfAbsent(ChunkMetadata.PATH, path);
             meta.put(ChunkMetadata.LANGUAGE, language);
             meta.put(ChunkMetadata.SYMBOL, name);
-            meta.put(ChunkMetadata.SYMBOL_TYPE, "text");
+            meta.put(ChunkMetadata.SYMBOL_TYPE, ChunkMetadata.SYMBOL_TYPE_TEXT);
             meta.put(ChunkMetadata.START_LINE, Integer.toString(lineOf(lineStarts, startOff)));
             meta.put(ChunkMetadata.END_LINE, Integer.toString(lineOf(lineStarts, endOff - 1)));
             meta.put(ChunkMetadata.TYPE, PROSE.contains(language) ? ChunkMetadata.TYPE_DOC : ChunkMetadata.TYPE_CODE);

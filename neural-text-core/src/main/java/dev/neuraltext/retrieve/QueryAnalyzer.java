@@ -32,7 +32,7 @@ import java.util.regex.Pattern;
  *
  * <p>Stateless; all methods are static and thread-safe.
  */
-public final class QueryAnalyzer {
+final class QueryAnalyzer {
 
     /** Queries of at most this many identifier-like tokens (and no stop words) count as keyword queries. */
     public static final int MAX_SHORT_KEYWORD_TOKENS = 3;

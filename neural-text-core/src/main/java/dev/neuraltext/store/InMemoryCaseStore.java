@@ -233,7 +233,7 @@ public final class InMemoryCaseStore implements CaseStore {
         Lock r = lock.readLock();
         r.lock();
         try {
-            if (matchesAll(filter)) {
+            if (filter.matchesAll()) {
                 return slotOf.size();
             }
             long n = 0;
@@ -256,7 +256,7 @@ public final class InMemoryCaseStore implements CaseStore {
         try {
             Set<Leg> runnable = legsWithDataLocked();
             PayloadFilter filter = query.filter();
-            IntPredicate accept = matchesAll(filter) ? slot -> true : slot -> filter.test(payloads[slot]);
+            IntPredicate accept = filter.matchesAll() ? slot -> true : slot -> filter.test(payloads[slot]);
             Map<Leg, List<LegResult>> legs = new EnumMap<>(Leg.class);
             if (query.legs().contains(Leg.DENSE) && dense != null) {
                 float[] q = query.dense();
@@ -297,10 +297,6 @@ public final class InMemoryCaseStore implements CaseStore {
             out.add(new LegResult(ids[s.slot()], s.score()));
         }
         return out;
-    }
-
-    private static boolean matchesAll(PayloadFilter filter) {
-        return filter instanceof PayloadFilter.Must && ((PayloadFilter.Must) filter).filters().isEmpty();
     }
 
     /** The legs this store holds data for: BM25 when it holds any chunk, DENSE / SPARSE when any chunk has such a vector. */

@@ -4,6 +4,7 @@ import dev.neuraltext.NeuralTextException;
 import dev.neuraltext.NonRetriableNeuralTextException;
 import dev.neuraltext.bm25.Bm25Params;
 import dev.neuraltext.chunk.ChunkInput;
+import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.filter.PayloadFilter;
 import dev.neuraltext.fusion.Fusion;
 import dev.neuraltext.fusion.FusionMethod;
@@ -105,7 +106,8 @@ public final class QdrantCaseStore implements CaseStore {
 
     /** Fields that get a keyword payload index in every collection the store creates. */
     public static final List<String> DEFAULT_INDEXED_FIELDS =
-            List.of("domain", "type", "tags", "path", "language", "symbolType");
+            List.of("domain", ChunkMetadata.TYPE, ChunkMetadata.TAGS, ChunkMetadata.PATH, ChunkMetadata.LANGUAGE,
+                    ChunkMetadata.SYMBOL_TYPE);
 
     /**
      * Per-field average lengths (in {@link dev.neuraltext.text.CodeDomainTokenizer} terms) that client-side BM25 assumes
@@ -113,7 +115,8 @@ public final class QdrantCaseStore implements CaseStore {
      * {@code signature} 8.6 and {@code doc} 26.9 on the Java chunker's output for neural-text-core's own sources.
      */
     public static final Map<String, Double> DEFAULT_BM25_FIELD_AVERAGE_LENGTHS =
-            Map.of("name", 6.4, "signature", 8.6, "doc", 26.9, "body", 48.4);
+            Map.of(ChunkMetadata.FIELD_NAME, 6.4, ChunkMetadata.FIELD_SIGNATURE, 8.6, ChunkMetadata.FIELD_DOC, 26.9,
+                    ChunkMetadata.FIELD_BODY, 48.4);
 
     /**
      * The average length of every BM25 field over {@code chunks}, in {@link dev.neuraltext.text.CodeDomainTokenizer}

@@ -38,46 +38,87 @@ final class QdrantFilterConverter {
 
     /** The Qdrant filter for {@code filter}; {@link PayloadFilter#all()} becomes the empty filter. */
     static Filter toFilter(PayloadFilter filter) {
-        if (filter instanceof PayloadFilter.Must) {
-            return Filter.newBuilder().addAllMust(conditions(((PayloadFilter.Must) filter).filters())).build();
-        }
-        if (filter instanceof PayloadFilter.Should) {
-            List<PayloadFilter> children = ((PayloadFilter.Should) filter).filters();
-            if (children.isEmpty()) {
-                return matchNothing();
-            }
-            return Filter.newBuilder().addAllShould(conditions(children)).build();
-        }
-        if (filter instanceof PayloadFilter.MustNot) {
-            return Filter.newBuilder().addAllMustNot(conditions(((PayloadFilter.MustNot) filter).filters())).build();
-        }
-        return Filter.newBuilder().addMust(condition(filter)).build();
+        return filter.accept(TO_FILTER);
     }
 
     /** The condition for one node: a nested filter for boolean nodes, a field condition for leaves. */
     static Condition condition(PayloadFilter filter) {
-        if (filter instanceof PayloadFilter.Must || filter instanceof PayloadFilter.Should
-                || filter instanceof PayloadFilter.MustNot) {
-            return nested(toFilter(filter));
+        return filter.accept(TO_CONDITION);
+    }
+
+    /** Boolean nodes become a filter of their own; a leaf becomes a filter that must match its condition. */
+    private static final PayloadFilter.Visitor<Filter> TO_FILTER = new LeafVisitor<>() {
+        @Override
+        public Filter must(PayloadFilter.Must f) {
+            return Filter.newBuilder().addAllMust(conditions(f.filters())).build();
         }
-        if (filter instanceof PayloadFilter.MatchKeyword) {
-            PayloadFilter.MatchKeyword m = (PayloadFilter.MatchKeyword) filter;
-            return field(m.key(), matchValue(m.value()));
+
+        @Override
+        public Filter should(PayloadFilter.Should f) {
+            return f.filters().isEmpty() ? matchNothing()
+                    : Filter.newBuilder().addAllShould(conditions(f.filters())).build();
         }
-        if (filter instanceof PayloadFilter.MatchText) {
-            PayloadFilter.MatchText m = (PayloadFilter.MatchText) filter;
-            return field(m.key(), Match.newBuilder().setText(m.text()).build());
+
+        @Override
+        public Filter mustNot(PayloadFilter.MustNot f) {
+            return Filter.newBuilder().addAllMustNot(conditions(f.filters())).build();
         }
-        if (filter instanceof PayloadFilter.MatchAny) {
-            PayloadFilter.MatchAny m = (PayloadFilter.MatchAny) filter;
-            return matchAny(m.key(), m.values());
+
+        @Override
+        Filter leaf(Condition condition) {
+            return Filter.newBuilder().addMust(condition).build();
         }
-        if (filter instanceof PayloadFilter.MatchExcept) {
-            PayloadFilter.MatchExcept m = (PayloadFilter.MatchExcept) filter;
-            return matchExcept(m.key(), m.values());
+    };
+
+    private static final PayloadFilter.Visitor<Condition> TO_CONDITION = new LeafVisitor<>() {
+        @Override
+        public Condition must(PayloadFilter.Must f) {
+            return nested(TO_FILTER.must(f));
         }
-        if (filter instanceof PayloadFilter.Range) {
-            PayloadFilter.Range r = (PayloadFilter.Range) filter;
+
+        @Override
+        public Condition should(PayloadFilter.Should f) {
+            return nested(TO_FILTER.should(f));
+        }
+
+        @Override
+        public Condition mustNot(PayloadFilter.MustNot f) {
+            return nested(TO_FILTER.mustNot(f));
+        }
+
+        @Override
+        Condition leaf(Condition condition) {
+            return condition;
+        }
+    };
+
+    /** The leaves' conditions, shared by both visitors; a subclass says what a leaf's condition becomes. */
+    private abstract static class LeafVisitor<R> implements PayloadFilter.Visitor<R> {
+
+        abstract R leaf(Condition condition);
+
+        @Override
+        public R matchKeyword(PayloadFilter.MatchKeyword m) {
+            return leaf(field(m.key(), matchValue(m.value())));
+        }
+
+        @Override
+        public R matchText(PayloadFilter.MatchText m) {
+            return leaf(field(m.key(), Match.newBuilder().setText(m.text()).build()));
+        }
+
+        @Override
+        public R matchAny(PayloadFilter.MatchAny m) {
+            return leaf(QdrantFilterConverter.matchAny(m.key(), m.values()));
+        }
+
+        @Override
+        public R matchExcept(PayloadFilter.MatchExcept m) {
+            return leaf(QdrantFilterConverter.matchExcept(m.key(), m.values()));
+        }
+
+        @Override
+        public R range(PayloadFilter.Range r) {
             Range.Builder range = Range.newBuilder();
             if (r.gt() != null) {
                 range.setGt(r.gt());
@@ -91,18 +132,19 @@ final class QdrantFilterConverter {
             if (r.lte() != null) {
                 range.setLte(r.lte());
             }
-            return Condition.newBuilder()
-                    .setField(FieldCondition.newBuilder().setKey(r.key()).setRange(range)).build();
+            return leaf(Condition.newBuilder()
+                    .setField(FieldCondition.newBuilder().setKey(r.key()).setRange(range)).build());
         }
-        if (filter instanceof PayloadFilter.IsEmpty) {
-            return Condition.newBuilder()
-                    .setIsEmpty(IsEmptyCondition.newBuilder().setKey(((PayloadFilter.IsEmpty) filter).key())).build();
+
+        @Override
+        public R isEmpty(PayloadFilter.IsEmpty f) {
+            return leaf(Condition.newBuilder().setIsEmpty(IsEmptyCondition.newBuilder().setKey(f.key())).build());
         }
-        if (filter instanceof PayloadFilter.IsNull) {
-            return Condition.newBuilder()
-                    .setIsNull(IsNullCondition.newBuilder().setKey(((PayloadFilter.IsNull) filter).key())).build();
+
+        @Override
+        public R isNull(PayloadFilter.IsNull f) {
+            return leaf(Condition.newBuilder().setIsNull(IsNullCondition.newBuilder().setKey(f.key())).build());
         }
-        throw new IllegalArgumentException("unsupported filter node " + filter);
     }
 
     /** {@code must_not: [ {} ]}: the empty filter matches every point, so its negation matches none. */

@@ -3,6 +3,7 @@ package dev.neuraltext.examples.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.fusion.LegScore;
 import dev.neuraltext.search.SearchHit;
@@ -28,9 +29,10 @@ final class HitFormatter {
         for (SearchHit hit : hits) {
             rank++;
             Map<String, String> m = hit.metadata();
-            String where = m.getOrDefault("path", hit.id()) + (m.containsKey("startLine") ? ":" + m.get("startLine") : "");
-            String symbol = m.getOrDefault("symbol", "");
-            String kind = m.getOrDefault("symbolType", "");
+            String where = m.getOrDefault(ChunkMetadata.PATH, hit.id())
+                    + (m.containsKey(ChunkMetadata.START_LINE) ? ":" + m.get(ChunkMetadata.START_LINE) : "");
+            String symbol = m.getOrDefault(ChunkMetadata.SYMBOL, "");
+            String kind = m.getOrDefault(ChunkMetadata.SYMBOL_TYPE, "");
             out.printf(Locale.ROOT, "%2d. %s  %s%s%n", rank, where, symbol, kind.isEmpty() ? "" : "  (" + kind + ")");
             StringBuilder legs = new StringBuilder();
             for (Leg leg : Leg.values()) {
@@ -144,11 +146,11 @@ final class HitFormatter {
             Map<String, Object> h = new LinkedHashMap<>();
             h.put("rank", rank);
             h.put("id", hit.id());
-            h.put("path", m.getOrDefault("path", null));
-            h.put("startLine", intOrNull(m.get("startLine")));
-            h.put("endLine", intOrNull(m.get("endLine")));
-            h.put("symbol", m.getOrDefault("symbol", null));
-            h.put("symbolType", m.getOrDefault("symbolType", null));
+            h.put("path", m.getOrDefault(ChunkMetadata.PATH, null));
+            h.put("startLine", intOrNull(m.get(ChunkMetadata.START_LINE)));
+            h.put("endLine", intOrNull(m.get(ChunkMetadata.END_LINE)));
+            h.put("symbol", m.getOrDefault(ChunkMetadata.SYMBOL, null));
+            h.put("symbolType", m.getOrDefault(ChunkMetadata.SYMBOL_TYPE, null));
             h.put("score", hit.score());
             h.put("fusedScore", hit.fusedScore());
             Map<String, Object> legScores = new LinkedHashMap<>();
