@@ -1,8 +1,6 @@
 package dev.neuraltext.bm25;
 
 import dev.neuraltext.chunk.ChunkMetadata;
-import dev.neuraltext.filter.Payload;
-import dev.neuraltext.filter.PayloadFilter;
 import dev.neuraltext.fusion.LegResult;
 import dev.neuraltext.internal.Checks;
 import dev.neuraltext.text.CodeDomainTokenizer.TermKind;
@@ -18,17 +16,17 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Predicate;
 
 /**
  * An in-memory inverted index over {@link CodeDomainTokenizer} terms, ranked with BM25F: Okapi BM25 over a weighted,
  * per-field length-normalised term frequency.
  *
- * <p><b>Scoring.</b> For a query term {@code t} and a document {@code d} with fields {@code f}:
+ * <p><b>Scoring</b> ({@link Bm25FScorer}). For a query term {@code t} and a document {@code d} with fields {@code f}:
  * <pre>
  *   idf(t)   = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5))          (Lucene's IDF; df counts docs with t in any field)
  *   tf~(t,d) = sum_f  w_f * tf(t,f,d) / (1 - b_f + b_f * len(f,d) / avglen(f))
@@ -52,10 +50,15 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * {@code b}. Change them with {@link Builder#fieldWeight(String, double)}, {@link Builder#fieldB(String, double)} and
  * {@link Builder#binaryField(String, boolean)}.
  *
- * <p><b>Filtering.</b> {@link #search(String, int, PayloadFilter)} evaluates the filter on every scored candidate
- * before the top-k cut, never on an already cut list: a filter that excludes the best documents still returns
- * {@code limit} results when that many matching documents contain a query term. Ties are broken by id (ascending),
- * so results are deterministic.
+ * <p><b>Filtering.</b> The index keeps no metadata: {@link #search(String, int, Predicate)} takes a predicate over
+ * document ids (the caller's store keeps the payloads, as {@link dev.neuraltext.store.InMemoryCaseStore} does) and
+ * tests it on every candidate that could enter the top k, before the cut, never on an already cut list: a filter that
+ * excludes the best documents still returns {@code limit} results when that many matching documents contain a query
+ * term. Ties are broken by id (ascending), so results are deterministic.
+ *
+ * <p><b>Layout.</b> This class holds the configuration, the query and document analysis and the lock;
+ * the postings and statistics live in {@code InvertedIndex}, the top-k search in {@code Bm25Search}, the formula in
+ * {@link Bm25FScorer} and the explanation in {@link Bm25Explanation}.
  *
  * <p><b>Thread safety.</b> Safe for any number of concurrent searches while writers add, replace and delete: reads
  * share a read lock, writes take the write lock briefly (tokenization happens outside it). Several writers are safe
@@ -74,23 +77,26 @@ public final class Bm25Index {
     /** Fields whose term frequencies count once per document by default. */
     public static final Set<String> DEFAULT_BINARY_FIELDS = Set.of(ChunkMetadata.FIELD_NAME);
 
+    /** Documents tokenized per lock acquisition in {@link #upsertAll(Collection)}. */
+    private static final int WRITE_BATCH = 1024;
+
     /**
      * One document for {@link #upsertAll(Collection)}.
      *
-     * @param id      stable id, non-blank; upserting it again replaces the document
-     * @param fields  named text fields (see the class documentation for the standard names)
-     * @param payload the filterable metadata {@link #search(String, int, PayloadFilter)} tests
+     * @param id     stable id, non-blank; upserting it again replaces the document
+     * @param fields named text fields (see the class documentation for the standard names)
      */
-    public record Document(String id, Map<String, String> fields, Payload payload) {
+    public record Document(String id, Map<String, String> fields) {
+        /** Validates the id and copies the fields. */
         public Document {
             Checks.notBlank(id, "id");
             fields = Checks.stringMap(fields, "fields");
-            Checks.notNull(payload, "payload");
         }
     }
 
     private final CodeDomainTokenizer tokenizer;
     private final Bm25Params params;
+    private final Bm25FScorer scorer;
     private final TreeMap<String, Double> weights;
     private final TreeMap<String, Double> bs;
     private final double compoundWeight;
@@ -99,36 +105,18 @@ public final class Bm25Index {
     private final String description;
 
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-
-    // ---- state, guarded by lock ----
-    private final HashMap<String, Integer> termIds = new HashMap<>();
-    private final ArrayList<Postings> postings = new ArrayList<>();
-    private int[] df = new int[64];
-    private int[] lastDoc = new int[64]; // 1 + the last doc ordinal that counted the term in df (add() only)
-
-    private final HashMap<String, Integer> fieldIds = new HashMap<>();
-    private final ArrayList<String> fieldNames = new ArrayList<>();
-    private double[] fieldW = new double[4];
-    private double[] fieldB = new double[4];
-    private int[][] fieldLen = new int[4][];
-    private long[] fieldLenSum = new long[4];
-    private int[] fieldDocCount = new int[4];
-
-    private final HashMap<String, Integer> idToDoc = new HashMap<>();
-    private String[] docIds = new String[64];
-    private Payload[] payloads = new Payload[64];
-    private int[][] docTerms = new int[64][];
-    private int maxDoc;
-    private int live;
+    private final InvertedIndex index; // guarded by lock
 
     private Bm25Index(Builder b) {
         this.tokenizer = b.tokenizer;
         this.params = b.params;
+        this.scorer = new Bm25FScorer(params);
         this.weights = new TreeMap<>(b.weights);
         this.bs = new TreeMap<>(b.bs);
         this.compoundWeight = b.compoundWeight;
         this.partWeight = b.partWeight;
         this.binaryFields = new TreeSet<>(b.binaryFields);
+        this.index = new InvertedIndex(weights, bs, params.b());
         StringBuilder d = new StringBuilder("bm25f(k1=").append(params.k1()).append(",b=").append(params.b())
                 .append(",fields={");
         TreeMap<String, String> fields = new TreeMap<>();
@@ -167,6 +155,11 @@ public final class Bm25Index {
         return params;
     }
 
+    /** The scorer (the BM25F formula with this index's {@code k1}). */
+    public Bm25FScorer scorer() {
+        return scorer;
+    }
+
     /** The configured field weights (fields not listed weigh 1.0). */
     public Map<String, Double> fieldWeights() {
         return Collections.unmodifiableMap(weights);
@@ -178,12 +171,12 @@ public final class Bm25Index {
     }
 
     /**
-     * Adds or replaces document {@code id} with its named text fields and filterable payload.
+     * Adds or replaces document {@code id} with its named text fields.
      *
-     * @throws IllegalArgumentException if {@code id} is blank, or fields or payload are null
+     * @throws IllegalArgumentException if {@code id} is blank or fields are null
      */
-    public void upsert(String id, Map<String, String> fields, Payload payload) {
-        upsertAll(List.of(new Document(id, fields, payload)));
+    public void upsert(String id, Map<String, String> fields) {
+        upsertAll(List.of(new Document(id, fields)));
     }
 
     /**
@@ -192,11 +185,11 @@ public final class Bm25Index {
      */
     public void upsertAll(Collection<Document> documents) {
         Objects.requireNonNull(documents, "documents");
-        List<Prepared> batch = new ArrayList<>(Math.min(documents.size(), 1024));
+        List<AnalyzedDocument> batch = new ArrayList<>(Math.min(documents.size(), WRITE_BATCH));
         for (Document d : documents) {
             Objects.requireNonNull(d, "documents must not contain null");
-            batch.add(prepare(d));
-            if (batch.size() == 1024) {
+            batch.add(analyze(d));
+            if (batch.size() == WRITE_BATCH) {
                 write(batch);
                 batch.clear();
             }
@@ -211,13 +204,7 @@ public final class Bm25Index {
         Objects.requireNonNull(id, "id");
         lock.writeLock().lock();
         try {
-            Integer doc = idToDoc.remove(id);
-            if (doc == null) {
-                return false;
-            }
-            remove(doc);
-            maybeCompact();
-            return true;
+            return index.delete(id);
         } finally {
             lock.writeLock().unlock();
         }
@@ -227,7 +214,7 @@ public final class Bm25Index {
     public boolean contains(String id) {
         lock.readLock().lock();
         try {
-            return idToDoc.containsKey(id);
+            return index.contains(id);
         } finally {
             lock.readLock().unlock();
         }
@@ -237,20 +224,21 @@ public final class Bm25Index {
     public int size() {
         lock.readLock().lock();
         try {
-            return live;
+            return index.live();
         } finally {
             lock.readLock().unlock();
         }
     }
 
     /**
-     * The top {@code limit} documents for {@code query} among those matching {@code filter}, best first (score
+     * The top {@code limit} documents for {@code query} among those whose id {@code accept} admits, best first (score
      * descending, then id ascending). Only documents containing at least one query term are returned.
      *
-     * @param filter evaluated inside the search; {@code null} means no filter
+     * @param accept tested inside the search on candidates that could enter the top {@code limit}; {@code null}
+     *               admits every document. Called under the index's read lock: it must not write to this index.
      * @throws IllegalArgumentException if {@code limit} is not positive
      */
-    public List<LegResult> search(String query, int limit, PayloadFilter filter) {
+    public List<LegResult> search(String query, int limit, Predicate<String> accept) {
         Objects.requireNonNull(query, "query");
         Checks.positive(limit, "limit");
         LinkedHashMap<String, Double> queryTerms = queryTerms(query);
@@ -259,13 +247,13 @@ public final class Bm25Index {
         }
         lock.readLock().lock();
         try {
-            return searchLocked(queryTerms, limit, filter);
+            return Bm25Search.exhaustive(index, scorer, queryTerms, limit, accept);
         } finally {
             lock.readLock().unlock();
         }
     }
 
-    /** {@link #search(String, int, PayloadFilter)} without a filter. */
+    /** {@link #search(String, int, Predicate)} without a filter. */
     public List<LegResult> search(String query, int limit) {
         return search(query, limit, null);
     }
@@ -273,114 +261,18 @@ public final class Bm25Index {
     /**
      * How {@code id} scores for {@code query}: per query term its query weight, IDF, per-field term frequencies and
      * lengths, the combined {@code tf~} and its contribution. The score equals the one
-     * {@link #search(String, int, PayloadFilter)} gives the document. Empty when the id is not indexed.
+     * {@link #search(String, int, Predicate)} gives the document. Empty when the id is not indexed.
      */
-    public Optional<Explanation> explain(String query, String id) {
+    public Optional<Bm25Explanation> explain(String query, String id) {
         Objects.requireNonNull(query, "query");
         Objects.requireNonNull(id, "id");
         LinkedHashMap<String, Double> queryTerms = queryTerms(query);
         lock.readLock().lock();
         try {
-            Integer docOrd = idToDoc.get(id);
-            if (docOrd == null) {
-                return Optional.empty();
-            }
-            int doc = docOrd;
-            List<TermExplanation> terms = new ArrayList<>();
-            double total = 0;
-            for (Map.Entry<String, Double> qt : queryTerms.entrySet()) {
-                Integer termId = termIds.get(qt.getKey());
-                if (termId == null || qt.getValue() <= 0 || df[termId] == 0) {
-                    continue;
-                }
-                Postings p = postings.get(termId);
-                int i = Arrays.binarySearch(p.docs, 0, p.size, doc);
-                if (i < 0) {
-                    continue;
-                }
-                while (i > 0 && p.docs[i - 1] == doc) {
-                    i--;
-                }
-                TreeMap<String, FieldStats> fields = new TreeMap<>();
-                double tf = 0;
-                for (; i < p.size && p.docs[i] == doc; i++) {
-                    int f = p.fieldTf[i] >>> Postings.FIELD_SHIFT;
-                    int raw = p.fieldTf[i] & Postings.TF_MASK;
-                    double avg = fieldDocCount[f] == 0 ? 1.0 : (double) fieldLenSum[f] / fieldDocCount[f];
-                    double norm = 1 - fieldB[f] + (avg > 0 ? fieldB[f] / avg : 0) * fieldLen[f][doc];
-                    fields.put(fieldNames.get(f), new FieldStats(raw, fieldLen[f][doc], avg, fieldW[f], fieldB[f]));
-                    tf += fieldW[f] * raw / norm;
-                }
-                if (tf <= 0) {
-                    continue;
-                }
-                int n = df[termId];
-                double idf = Math.log(1 + (live - n + 0.5) / (n + 0.5));
-                double contribution = qt.getValue() * idf * tf / (params.k1() + tf);
-                total += contribution;
-                terms.add(new TermExplanation(qt.getKey(), qt.getValue(), n, idf, tf, contribution, fields));
-            }
-            return Optional.of(new Explanation(id, total, live, terms));
+            int doc = index.doc(id);
+            return doc < 0 ? Optional.empty() : Optional.of(Bm25Explanation.of(index, scorer, queryTerms, doc));
         } finally {
             lock.readLock().unlock();
-        }
-    }
-
-    /**
-     * The statistics of one field for one term of one document in an {@link Explanation}.
-     *
-     * @param tf            occurrences of the term in the field (1 in a binary field)
-     * @param length        terms in the field
-     * @param averageLength average length of the field over the documents that have it
-     * @param weight        the field's weight
-     * @param b             the field's length normalisation
-     */
-    public record FieldStats(int tf, int length, double averageLength, double weight, double b) {
-    }
-
-    /**
-     * One query term's part of an {@link Explanation}.
-     *
-     * @param term         the term
-     * @param queryWeight  its weight in the query
-     * @param df           documents containing it
-     * @param idf          its IDF
-     * @param tfTilde      the weighted, length-normalised term frequency summed over the fields
-     * @param contribution {@code queryWeight * idf * tfTilde / (k1 + tfTilde)}
-     * @param fields       per field statistics, by field name
-     */
-    public record TermExplanation(String term, double queryWeight, int df, double idf, double tfTilde,
-            double contribution, Map<String, FieldStats> fields) {
-        public TermExplanation {
-            fields = Collections.unmodifiableMap(new TreeMap<>(fields));
-        }
-    }
-
-    /**
-     * Why a document scores what it scores: {@code score = sum of contributions}, each
-     * {@code queryWeight * idf * tfTilde / (k1 + tfTilde)}.
-     *
-     * @param id        the document id
-     * @param score     the document's score for the query
-     * @param documents the number of documents in the index ({@code N})
-     * @param terms     the matching query terms, in query order
-     */
-    public record Explanation(String id, double score, int documents, List<TermExplanation> terms) {
-        public Explanation {
-            terms = List.copyOf(terms);
-        }
-
-        @Override
-        public String toString() {
-            StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%s: %.4f (N=%d)", id, score, documents));
-            for (TermExplanation t : terms) {
-                sb.append(String.format(Locale.ROOT, "%n  %s: %.4f = q %.2f * idf %.4f (df %d) * tf~ %.4f saturated",
-                        t.term(), t.contribution(), t.queryWeight(), t.idf(), t.df(), t.tfTilde()));
-                t.fields().forEach((f, st) -> sb.append(String.format(Locale.ROOT,
-                        "%n    %s: tf %d, length %d / avg %.2f, weight %.2f, b %.2f", f, st.tf(), st.length(),
-                        st.averageLength(), st.weight(), st.b())));
-            }
-            return sb.toString();
         }
     }
 
@@ -388,8 +280,6 @@ public final class Bm25Index {
     public String toString() {
         return "Bm25Index[size=" + size() + ", " + description + "]";
     }
-
-    // ------------------------------------------------------------------ search
 
     /** Query terms with their weights: occurrences times the compound or part weight. */
     private LinkedHashMap<String, Double> queryTerms(String query) {
@@ -401,103 +291,8 @@ public final class Bm25Index {
         return queryTerms;
     }
 
-    private List<LegResult> searchLocked(Map<String, Double> queryTerms, int limit, PayloadFilter filter) {
-        if (live == 0) {
-            return List.of();
-        }
-        int fields = fieldNames.size();
-        double k1 = params.k1();
-        double[] w = new double[fields];
-        double[] b = new double[fields];
-        double[] bOverAvg = new double[fields];
-        for (int f = 0; f < fields; f++) {
-            w[f] = fieldW[f];
-            b[f] = fieldB[f];
-            double avg = fieldDocCount[f] == 0 ? 1.0 : (double) fieldLenSum[f] / fieldDocCount[f];
-            bOverAvg[f] = avg > 0 ? b[f] / avg : 0;
-        }
-        double[] acc = new double[maxDoc];
-        int[] touched = new int[64];
-        int touchedCount = 0;
-        for (Map.Entry<String, Double> qt : queryTerms.entrySet()) {
-            double qw = qt.getValue();
-            Integer termId = termIds.get(qt.getKey());
-            if (termId == null || qw <= 0 || df[termId] == 0) {
-                continue;
-            }
-            int n = df[termId];
-            double idf = Math.log(1 + (live - n + 0.5) / (n + 0.5));
-            double termWeight = qw * idf;
-            Postings p = postings.get(termId);
-            int[] docs = p.docs;
-            int[] ftf = p.fieldTf;
-            int size = p.size;
-            int i = 0;
-            while (i < size) {
-                int doc = docs[i];
-                double tf = 0;
-                do {
-                    int packed = ftf[i];
-                    int f = packed >>> Postings.FIELD_SHIFT;
-                    int raw = packed & Postings.TF_MASK;
-                    tf += w[f] * raw / (1 - b[f] + bOverAvg[f] * fieldLen[f][doc]);
-                    i++;
-                } while (i < size && docs[i] == doc);
-                if (tf <= 0 || docIds[doc] == null) {
-                    continue;
-                }
-                if (acc[doc] == 0) {
-                    if (touchedCount == touched.length) {
-                        touched = Arrays.copyOf(touched, touchedCount * 2);
-                    }
-                    touched[touchedCount++] = doc;
-                }
-                acc[doc] += termWeight * tf / (k1 + tf);
-            }
-        }
-        PriorityQueue<Integer> heap = new PriorityQueue<>(Math.min(limit, touchedCount) + 1,
-                (x, y) -> worseFirst(acc, x, y));
-        for (int t = 0; t < touchedCount; t++) {
-            int doc = touched[t];
-            double score = acc[doc];
-            if (heap.size() == limit) {
-                int worst = heap.peek();
-                if (score < acc[worst] || (score == acc[worst] && docIds[doc].compareTo(docIds[worst]) > 0)) {
-                    continue; // could not enter the top-k, whatever the filter says
-                }
-            }
-            if (filter != null && !filter.test(payloads[doc])) {
-                continue;
-            }
-            heap.add(doc);
-            if (heap.size() > limit) {
-                heap.poll();
-            }
-        }
-        LegResult[] out = new LegResult[heap.size()];
-        for (int k = out.length - 1; k >= 0; k--) {
-            int doc = heap.poll();
-            out[k] = new LegResult(docIds[doc], acc[doc]);
-        }
-        return List.of(out);
-    }
-
-    /** Orders so that the worst result (lowest score, then greatest id) comes first. */
-    private int worseFirst(double[] acc, int x, int y) {
-        int c = Double.compare(acc[x], acc[y]);
-        if (c != 0) {
-            return c;
-        }
-        return docIds[y].compareTo(docIds[x]);
-    }
-
-    // ------------------------------------------------------------------ writing
-
-    /** A document tokenized outside the lock. */
-    private record Prepared(String id, Payload payload, String[] fields, String[][] terms, int[][] tfs, int[] lengths) {
-    }
-
-    private Prepared prepare(Document d) {
+    /** Tokenizes a document outside the lock. */
+    private AnalyzedDocument analyze(Document d) {
         int n = d.fields().size();
         String[] fields = new String[n];
         String[][] terms = new String[n][];
@@ -527,167 +322,19 @@ public final class Bm25Index {
             }
             k++;
         }
-        return new Prepared(d.id(), d.payload(), fields, terms, tfs, lengths);
+        return new AnalyzedDocument(d.id(), fields, terms, tfs, lengths);
     }
 
-    private void write(List<Prepared> batch) {
+    private void write(List<AnalyzedDocument> batch) {
         lock.writeLock().lock();
         try {
-            for (Prepared p : batch) {
-                Integer old = idToDoc.remove(p.id());
-                if (old != null) {
-                    remove(old);
-                }
-                add(p);
+            for (AnalyzedDocument p : batch) {
+                index.upsert(p);
             }
-            maybeCompact();
+            index.maybeCompact();
         } finally {
             lock.writeLock().unlock();
         }
-    }
-
-    private void add(Prepared p) {
-        int[] fieldOrd = new int[p.fields().length];
-        for (int k = 0; k < fieldOrd.length; k++) {
-            fieldOrd[k] = fieldOrdinal(p.fields()[k]);
-        }
-        if (maxDoc == docIds.length) {
-            growDocs(maxDoc * 2);
-        }
-        int doc = maxDoc++;
-        docIds[doc] = p.id();
-        payloads[doc] = p.payload();
-        idToDoc.put(p.id(), doc);
-        live++;
-        // the whole document is added under the lock, so each term's entries for this doc stay consecutive
-        int[] distinct = new int[16];
-        int distinctCount = 0;
-        for (int k = 0; k < fieldOrd.length; k++) {
-            int f = fieldOrd[k];
-            if (p.lengths()[k] > 0) {
-                fieldLen[f][doc] = p.lengths()[k];
-                fieldLenSum[f] += p.lengths()[k];
-                fieldDocCount[f]++;
-            }
-            String[] terms = p.terms()[k];
-            int[] tfs = p.tfs()[k];
-            for (int j = 0; j < terms.length; j++) {
-                int term = termOrdinal(terms[j]);
-                postings.get(term).add(doc, f, tfs[j]);
-                if (lastDoc[term] != doc + 1) { // first field of this doc with the term
-                    lastDoc[term] = doc + 1;
-                    df[term]++;
-                    if (distinctCount == distinct.length) {
-                        distinct = Arrays.copyOf(distinct, distinctCount * 2);
-                    }
-                    distinct[distinctCount++] = term;
-                }
-            }
-        }
-        docTerms[doc] = Arrays.copyOf(distinct, distinctCount);
-    }
-
-    private void remove(int doc) {
-        for (int term : docTerms[doc]) {
-            df[term]--;
-        }
-        for (int f = 0; f < fieldNames.size(); f++) {
-            int len = fieldLen[f][doc];
-            if (len > 0) {
-                fieldLenSum[f] -= len;
-                fieldDocCount[f]--;
-            }
-        }
-        docIds[doc] = null;
-        payloads[doc] = null;
-        docTerms[doc] = null;
-        live--;
-    }
-
-    private void maybeCompact() {
-        int deleted = maxDoc - live;
-        if (deleted < 64 || deleted * 2 < maxDoc) {
-            return;
-        }
-        int[] newOrd = new int[maxDoc];
-        int next = 0;
-        for (int d = 0; d < maxDoc; d++) {
-            newOrd[d] = docIds[d] == null ? -1 : next++;
-        }
-        for (Postings p : postings) {
-            p.compact(newOrd);
-        }
-        for (int d = 0; d < maxDoc; d++) {
-            int nd = newOrd[d];
-            if (nd >= 0 && nd != d) {
-                docIds[nd] = docIds[d];
-                payloads[nd] = payloads[d];
-                docTerms[nd] = docTerms[d];
-                for (int f = 0; f < fieldNames.size(); f++) {
-                    fieldLen[f][nd] = fieldLen[f][d];
-                }
-                idToDoc.put(docIds[nd], nd);
-            }
-        }
-        for (int d = next; d < maxDoc; d++) {
-            docIds[d] = null;
-            payloads[d] = null;
-            docTerms[d] = null;
-            for (int f = 0; f < fieldNames.size(); f++) {
-                fieldLen[f][d] = 0;
-            }
-        }
-        maxDoc = next;
-        Arrays.fill(lastDoc, 0); // doc ordinals are reused from here on
-    }
-
-    private void growDocs(int capacity) {
-        docIds = Arrays.copyOf(docIds, capacity);
-        payloads = Arrays.copyOf(payloads, capacity);
-        docTerms = Arrays.copyOf(docTerms, capacity);
-        for (int f = 0; f < fieldNames.size(); f++) {
-            fieldLen[f] = Arrays.copyOf(fieldLen[f], capacity);
-        }
-    }
-
-    private int termOrdinal(String term) {
-        Integer id = termIds.get(term);
-        if (id != null) {
-            return id;
-        }
-        int t = postings.size();
-        termIds.put(term, t);
-        postings.add(new Postings());
-        if (t == df.length) {
-            df = Arrays.copyOf(df, t * 2);
-            lastDoc = Arrays.copyOf(lastDoc, t * 2);
-        }
-        return t;
-    }
-
-    private int fieldOrdinal(String field) {
-        Integer id = fieldIds.get(field);
-        if (id != null) {
-            return id;
-        }
-        int f = fieldNames.size();
-        if (f == Postings.MAX_FIELDS) {
-            throw new IllegalArgumentException("at most " + Postings.MAX_FIELDS
-                    + " distinct field names per index, got '" + field + "' as one more");
-        }
-        fieldIds.put(field, f);
-        fieldNames.add(field);
-        if (f == fieldW.length) {
-            fieldW = Arrays.copyOf(fieldW, f * 2);
-            fieldB = Arrays.copyOf(fieldB, f * 2);
-            fieldLen = Arrays.copyOf(fieldLen, f * 2);
-            fieldLenSum = Arrays.copyOf(fieldLenSum, f * 2);
-            fieldDocCount = Arrays.copyOf(fieldDocCount, f * 2);
-        }
-        fieldW[f] = weights.getOrDefault(field, 1.0);
-        fieldB[f] = bs.getOrDefault(field, params.b());
-        fieldLen[f] = new int[docIds.length];
-        return f;
     }
 
     /**

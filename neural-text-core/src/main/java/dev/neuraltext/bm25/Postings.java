@@ -28,6 +28,18 @@ final class Postings {
         size++;
     }
 
+    /** The index of the first entry of {@code doc}, or -1 when the term is not in it. */
+    int firstEntry(int doc) {
+        int i = Arrays.binarySearch(docs, 0, size, doc);
+        if (i < 0) {
+            return -1;
+        }
+        while (i > 0 && docs[i - 1] == doc) {
+            i--;
+        }
+        return i;
+    }
+
     /** Drops entries of deleted docs and renumbers the rest with {@code newOrdinal} (-1 = deleted). */
     void compact(int[] newOrdinal) {
         int w = 0;

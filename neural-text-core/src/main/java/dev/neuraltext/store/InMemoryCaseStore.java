@@ -32,6 +32,7 @@ import java.util.TreeMap;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.IntPredicate;
+import java.util.function.Predicate;
 
 /**
  * The embedded {@link CaseStore}: chunks, a BM25 index ({@link Bm25Index} over
@@ -151,7 +152,7 @@ public final class InMemoryCaseStore implements CaseStore {
         } else {
             sparse.remove(slot);
         }
-        return new Bm25Index.Document(chunk.id(), chunk.bm25Fields(), payload);
+        return new Bm25Index.Document(chunk.id(), chunk.bm25Fields());
     }
 
     private int allocateSlot(String id) {
@@ -269,7 +270,9 @@ public final class InMemoryCaseStore implements CaseStore {
                 legs.put(Leg.SPARSE, toLegResults(sparse.search(query.sparse(), query.legLimit(), accept, this::idAt)));
             }
             if (query.legs().contains(Leg.BM25) && runnable.contains(Leg.BM25)) {
-                legs.put(Leg.BM25, bm25.search(query.text(), query.legLimit(), filter));
+                // the store keeps the only payload table: BM25 filters by id through it
+                Predicate<String> acceptId = filter.matchesAll() ? null : id -> filter.test(payloads[slotOf.get(id)]);
+                legs.put(Leg.BM25, bm25.search(query.text(), query.legLimit(), acceptId));
             }
             if (legs.isEmpty()) {
                 return List.of();

@@ -4,6 +4,7 @@ import static dev.neuraltext.filter.PayloadFilter.matchKeyword;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.neuraltext.filter.Payload;
+import dev.neuraltext.filter.PayloadFilter;
 import dev.neuraltext.fusion.LegResult;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -22,10 +24,13 @@ class Bm25IndexConcurrencyTest {
     @Test
     void searchesRunSafelyWhileOneWriterAddsReplacesAndDeletes() throws Exception {
         Bm25Index index = Bm25Index.builder().build();
+        // the caller's payload table (a store keeps it); payloads are written before their document, never removed
+        Map<String, Payload> payloads = new ConcurrentHashMap<>();
+        PayloadFilter even = matchKeyword("parity", "even");
         String[] words = {"ChatModel", "retry", "policy", "HashMap", "stream", "buffer", "parse", "json"};
         for (int i = 0; i < 500; i++) {
-            index.upsert("seed-" + i, Map.of("name", "Seed" + i, "body", words[i % words.length] + " seed"),
-                    new Payload(Map.of("parity", i % 2 == 0 ? "even" : "odd"), Map.of()));
+            index.upsert("seed-" + i, Map.of("name", "Seed" + i, "body", words[i % words.length] + " seed"));
+            payloads.put("seed-" + i, new Payload(Map.of("parity", i % 2 == 0 ? "even" : "odd"), Map.of()));
         }
         List<Throwable> failures = new CopyOnWriteArrayList<>();
         AtomicBoolean done = new AtomicBoolean();
@@ -46,9 +51,9 @@ class Bm25IndexConcurrencyTest {
                         index.delete(id);
                         expected.remove(id);
                     } else {
+                        payloads.put(id, new Payload(Map.of("parity", op % 2 == 0 ? "even" : "odd"), Map.of()));
                         index.upsert(id, Map.of("name", id, "body", words[random.nextInt(words.length)] + " "
-                                        + words[random.nextInt(words.length)]),
-                                new Payload(Map.of("parity", op % 2 == 0 ? "even" : "odd"), Map.of()));
+                                + words[random.nextInt(words.length)]));
                         expected.add(id);
                     }
                 }
@@ -70,7 +75,7 @@ class Bm25IndexConcurrencyTest {
                         String query = words[random.nextInt(words.length)] + " " + words[random.nextInt(words.length)];
                         List<LegResult> results = random.nextBoolean()
                                 ? index.search(query, 10, null)
-                                : index.search(query, 10, matchKeyword("parity", "even"));
+                                : index.search(query, 10, id -> even.test(payloads.get(id)));
                         for (int k = 1; k < results.size(); k++) {
                             LegResult prev = results.get(k - 1);
                             LegResult cur = results.get(k);

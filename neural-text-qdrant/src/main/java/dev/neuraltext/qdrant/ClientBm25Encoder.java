@@ -1,5 +1,6 @@
 package dev.neuraltext.qdrant;
 
+import dev.neuraltext.bm25.Bm25FScorer;
 import dev.neuraltext.bm25.Bm25Index;
 import dev.neuraltext.bm25.Bm25Params;
 import dev.neuraltext.chunk.ChunkInput;
@@ -24,7 +25,7 @@ import java.util.function.Function;
  * </pre>
  * with the embedded index's default field weights, field {@code b}s and binary fields
  * ({@link Bm25Index#DEFAULT_FIELD_WEIGHTS}, {@link Bm25Index#DEFAULT_FIELD_BS}, {@link Bm25Index#DEFAULT_BINARY_FIELDS})
- * over {@link ChunkInput#bm25Fields()}. The one input Qdrant cannot supply is {@code avglen(f)}: it is configured
+ * over {@link ChunkInput#bm25Fields()}, computed by the same {@link Bm25FScorer}. The one input Qdrant cannot supply is {@code avglen(f)}: it is configured
  * (per field, else one default) instead of tracked, so document weights do not change as the corpus grows.
  * Immutable and thread-safe as long as the tokenizer function is.
  */
@@ -32,6 +33,7 @@ final class ClientBm25Encoder {
 
     private final Function<String, List<String>> tokenizer;
     private final Bm25Params params;
+    private final Bm25FScorer scorer;
     private final Map<String, Double> averageLengths;
     private final double defaultAverageLength;
 
@@ -39,6 +41,7 @@ final class ClientBm25Encoder {
             double defaultAverageLength) {
         this.tokenizer = tokenizer;
         this.params = params;
+        this.scorer = new Bm25FScorer(params);
         if (!(defaultAverageLength > 0) || Double.isInfinite(defaultAverageLength)) {
             throw new IllegalArgumentException("bm25 average length must be a positive finite value, got "
                     + defaultAverageLength);
@@ -76,15 +79,16 @@ final class ClientBm25Encoder {
             }
             double w = Bm25Index.DEFAULT_FIELD_WEIGHTS.getOrDefault(name, 1.0);
             double b = Bm25Index.DEFAULT_FIELD_BS.getOrDefault(name, params.b());
-            double norm = 1 - b + b * terms.size() / averageLength(name);
+            double lengthFactor = Bm25FScorer.lengthFactor(b, averageLength(name));
+            int length = terms.size();
             boolean binary = Bm25Index.DEFAULT_BINARY_FIELDS.contains(name);
             Map<Integer, Integer> counts = counts(terms);
-            counts.forEach((index, count) -> tf.merge(index, w * (binary ? 1 : count) / norm, Double::sum));
+            counts.forEach((index, count) -> tf.merge(index,
+                    Bm25FScorer.fieldTf(w, binary ? 1 : count, b, lengthFactor, length), Double::sum));
         }
         Points.SparseVector.Builder v = Points.SparseVector.newBuilder();
         for (Map.Entry<Integer, Double> e : tf.entrySet()) {
-            double t = e.getValue();
-            v.addIndices(e.getKey()).addValues((float) (t / (params.k1() + t)));
+            v.addIndices(e.getKey()).addValues((float) scorer.saturation(e.getValue()));
         }
         return v.build();
     }

@@ -8,7 +8,6 @@ import com.google.common.hash.Hashing;
 import dev.neuraltext.bm25.Bm25Index;
 import dev.neuraltext.bm25.Bm25Params;
 import dev.neuraltext.chunk.ChunkInput;
-import dev.neuraltext.filter.Payload;
 import dev.neuraltext.fusion.LegResult;
 import dev.neuraltext.text.CodeDomainTokenizer;
 import io.qdrant.client.grpc.Points;
@@ -91,7 +90,7 @@ class ClientBm25EncoderTest {
         Map<String, Points.SparseVector> vectors = new HashMap<>();
         Map<Integer, Integer> df = new HashMap<>();
         for (ChunkInput c : corpus) {
-            index.upsert(c.id(), c.bm25Fields(), Payload.empty());
+            index.upsert(c.id(), c.bm25Fields());
             Points.SparseVector v = encoder.document(c);
             vectors.put(c.id(), v);
             v.getIndicesList().forEach(i -> df.merge(i, 1, Integer::sum));

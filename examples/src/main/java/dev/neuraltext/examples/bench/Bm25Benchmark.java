@@ -135,7 +135,7 @@ public final class Bm25Benchmark {
         List<Bm25Index.Document> ours = new ArrayList<>(docs.size());
         for (EvalDocument d : docs) {
             ChunkInput c = d.toChunkInput(); // the eval harness's mapping: name = title, body = text
-            ours.add(new Bm25Index.Document(c.id(), c.bm25Fields(), c.payload()));
+            ours.add(new Bm25Index.Document(c.id(), c.bm25Fields()));
         }
         long[] ourBuild = new long[builds];
         Bm25Index index = null;
