@@ -21,8 +21,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.StringField;
@@ -30,12 +28,8 @@ import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
-import org.apache.lucene.index.Term;
-import org.apache.lucene.search.BooleanClause;
-import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.ScoreDoc;
-import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.store.ByteBuffersDirectory;
@@ -54,7 +48,6 @@ import org.apache.lucene.store.ByteBuffersDirectory;
  */
 public final class Bm25Benchmark {
 
-    private static final String DEFAULT_DATASET = "../shared/bench/datasets/commons-lang";
 
     private Bm25Benchmark() {
     }
@@ -79,15 +72,10 @@ public final class Bm25Benchmark {
                 String a = args[i];
                 switch (a) {
                     case "--dataset" -> dataset = Path.of(args[++i]);
-                    case "--builds" -> builds = positive(args[++i], a);
-                    case "--warmup" -> {
-                        warmup = Integer.parseInt(args[++i]);
-                        if (warmup < 0) {
-                            throw new IllegalArgumentException("--warmup must be >= 0, got " + warmup);
-                        }
-                    }
-                    case "--passes" -> passes = positive(args[++i], a);
-                    case "--limit" -> limit = positive(args[++i], a);
+                    case "--builds" -> builds = BenchOptions.positive(args[++i], a);
+                    case "--warmup" -> warmup = BenchOptions.nonNegative(args[++i], a);
+                    case "--passes" -> passes = BenchOptions.positive(args[++i], a);
+                    case "--limit" -> limit = BenchOptions.positive(args[++i], a);
                     case "--help", "-h" -> {
                         usage(out);
                         return 0;
@@ -108,7 +96,7 @@ public final class Bm25Benchmark {
             return 2;
         }
         if (dataset == null) {
-            dataset = defaultDataset();
+            dataset = BenchOptions.defaultDataset();
         }
         if (!Files.isRegularFile(dataset.resolve("corpus.jsonl"))) {
             System.err.println("no corpus.jsonl under " + dataset.toAbsolutePath());
@@ -175,7 +163,7 @@ public final class Bm25Benchmark {
             searcher.setSimilarity(new BM25Similarity());
             List<org.apache.lucene.search.Query> luceneQueries = new ArrayList<>();
             for (EvalQuery q : queries) {
-                luceneQueries.add(luceneQuery(queryAnalyzer, q.text()));
+                luceneQueries.add(LucenePeer.termsQuery(queryAnalyzer, "text", q.text()));
             }
             // the id of every Lucene doc, looked up once: our index keeps ids in memory too, and per-hit stored-field
             // reads would time Lucene's stored-field decompression rather than its ranking
@@ -242,18 +230,6 @@ public final class Bm25Benchmark {
         return queries.isEmpty() ? 0 : sum / queries.size();
     }
 
-    private static org.apache.lucene.search.Query luceneQuery(Analyzer analyzer, String text) throws IOException {
-        BooleanQuery.Builder builder = new BooleanQuery.Builder();
-        try (TokenStream stream = analyzer.tokenStream("text", text)) {
-            CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
-            stream.reset();
-            while (stream.incrementToken()) {
-                builder.add(new TermQuery(new Term("text", term.toString())), BooleanClause.Occur.SHOULD);
-            }
-            stream.end();
-        }
-        return builder.build();
-    }
 
     private static List<String> ids(List<LegResult> results) {
         List<String> ids = new ArrayList<>(results.size());
@@ -274,29 +250,11 @@ public final class Bm25Benchmark {
         return sorted[sorted.length / 2];
     }
 
-    private static int positive(String value, String option) {
-        int n = Integer.parseInt(value);
-        if (n <= 0) {
-            throw new IllegalArgumentException(option + " must be > 0, got " + n);
-        }
-        return n;
-    }
 
-    /** The default dataset, looked up from the working directory and its parents (repo root or a module). */
-    private static Path defaultDataset() {
-        Path dir = Path.of("").toAbsolutePath();
-        for (Path p = dir; p != null; p = p.getParent()) {
-            Path candidate = p.resolve(DEFAULT_DATASET).normalize();
-            if (Files.isRegularFile(candidate.resolve("corpus.jsonl"))) {
-                return candidate;
-            }
-        }
-        return dir.resolve(DEFAULT_DATASET).normalize();
-    }
 
     private static void usage(PrintStream out) {
         out.println("usage: Bm25Benchmark [--dataset DIR | DIR] [--builds N] [--warmup N] [--passes N] [--limit K]");
-        out.println("  DIR       BEIR dataset folder (default " + DEFAULT_DATASET + ", looked up from the working"
+        out.println("  DIR       BEIR dataset folder (default " + BenchOptions.DEFAULT_DATASET + ", looked up from the working"
                 + " directory upwards)");
         out.println("  --builds  index builds timed per engine, median reported (default 3)");
         out.println("  --warmup  untimed passes over all queries (default 2)");

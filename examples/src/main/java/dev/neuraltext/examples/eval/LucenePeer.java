@@ -98,6 +98,20 @@ public final class LucenePeer implements Peer {
         };
     }
 
+    /** The query of the reference figures: every term {@code analyzer} makes of {@code text} as a SHOULD clause. */
+    public static BooleanQuery termsQuery(Analyzer analyzer, String field, String text) throws IOException {
+        BooleanQuery.Builder b = new BooleanQuery.Builder();
+        try (TokenStream ts = analyzer.tokenStream(field, text)) {
+            CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+            ts.reset();
+            while (ts.incrementToken()) {
+                b.add(new TermQuery(new Term(field, term.toString())), BooleanClause.Occur.SHOULD);
+            }
+            ts.end();
+        }
+        return b.build();
+    }
+
     @Override
     public String name() {
         return name;
@@ -135,16 +149,7 @@ public final class LucenePeer implements Peer {
     @Override
     public Ranking search(String query, int depth) {
         try {
-            BooleanQuery.Builder b = new BooleanQuery.Builder();
-            try (TokenStream ts = queryAnalyzer.tokenStream(FIELD, query)) {
-                CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
-                ts.reset();
-                while (ts.incrementToken()) {
-                    b.add(new TermQuery(new Term(FIELD, term.toString())), BooleanClause.Occur.SHOULD);
-                }
-                ts.end();
-            }
-            TopDocs top = searcher.search(b.build(), depth);
+            TopDocs top = searcher.search(termsQuery(queryAnalyzer, FIELD, query), depth);
             StoredFields stored = searcher.storedFields();
             List<String> ids = new ArrayList<>(top.scoreDocs.length);
             for (ScoreDoc sd : top.scoreDocs) {
