@@ -12,6 +12,7 @@ import dev.neuraltext.fusion.Fusion;
 import dev.neuraltext.fusion.FusionMethod;
 import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.fusion.LegResult;
+import dev.neuraltext.internal.AtomicFiles;
 import dev.neuraltext.search.HybridQuery;
 import dev.neuraltext.search.SearchHit;
 import dev.neuraltext.store.IndexFingerprint;
@@ -21,10 +22,8 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -570,15 +569,7 @@ public final class ScaleBenchmark {
             json.append(i + 1 < figures.size() ? ",\n" : "\n");
         }
         json.append("]\n");
-        Path parent = file.toAbsolutePath().getParent();
-        Files.createDirectories(parent);
-        Path tmp = Files.createTempFile(parent, file.getFileName().toString(), ".tmp");
-        try {
-            Files.writeString(tmp, json, StandardCharsets.UTF_8);
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        AtomicFiles.writeString(file, json.toString());
     }
 
     // ------------------------------------------------------------------ helpers
