@@ -43,9 +43,8 @@ public final class CodeSearchExample {
             System.out.printf("indexed %d files into %d chunks (%s)%n", update.manifest().files().size(),
                     update.manifest().chunkCount(), update.manifest().chunksBySymbolType());
 
-            // 2. persist: store files and the per-file manifest, each written atomically
-            store.save(indexDir, retriever.fingerprint());
-            update.manifest().save(indexDir.resolve("files.tsv"));
+            // 2. persist: the store and the per-file manifest, committed and checksummed together in one generation
+            store.save(indexDir, retriever.fingerprint(), java.util.Map.of("files.tsv", update.manifest().toBytes()));
 
             // 3. load, as a later process would; the fingerprint check refuses an index built with another model
             IndexFingerprint expected = InMemoryCaseStore.builder().fingerprint().withDense(embedder);

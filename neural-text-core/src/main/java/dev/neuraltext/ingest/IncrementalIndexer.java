@@ -20,14 +20,17 @@ import java.util.function.Consumer;
  * chunks of deleted files and the chunks a modified file no longer has, and leaves the rest untouched. A change of
  * the chunking configuration re-chunks every file.
  *
- * <p>Typical use, with the store saved before the manifest so that the manifest never claims more than the store
- * holds:
+ * <p>Typical use, with the manifest committed in the store's own generation so that the two never disagree, and the
+ * folder's write lock held from load to save so that no other writer interleaves:
  * <pre>{@code
- * IndexManifest previous = IndexManifest.load(manifestFile).orElse(IndexManifest.empty(""));
- * IndexUpdate update = IncrementalIndexer.builder(ingestor).build()
- *         .update(previous, ChunkSink.of(retriever::index, retriever::delete));
- * store.save(dir, retriever.fingerprint());
- * update.manifest().save(manifestFile);
+ * try (IndexWriteLock lock = IndexWriteLock.acquire(dir)) {
+ *     InMemoryCaseStore store = InMemoryCaseStore.load(dir, expected);
+ *     IndexManifest previous = store.loadedAttachment("files.tsv").map(b -> IndexManifest.fromBytes(b, "files.tsv"))
+ *             .orElse(IndexManifest.empty(""));
+ *     IndexUpdate update = IncrementalIndexer.builder(ingestor).build()
+ *             .update(previous, ChunkSink.of(retriever::index, retriever::delete));
+ *     store.save(lock, retriever.fingerprint(), Map.of("files.tsv", update.manifest().toBytes()));
+ * }
  * }</pre>
  *
  * <p>Defaults: batches of 64 chunks, no progress listener. Immutable; one update at a time per index.

@@ -4,8 +4,6 @@ import dev.neuraltext.NonRetriableNeuralTextException;
 import dev.neuraltext.internal.AtomicFiles;
 import dev.neuraltext.internal.Checks;
 import java.io.IOException;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -129,28 +127,58 @@ public final class IndexManifest {
     }
 
     /**
+     * The manifest in its line format, UTF-8, for storing it elsewhere, for example as an attachment committed with
+     * the store's generation ({@code InMemoryCaseStore.save(dir, fingerprint, attachments)}), which checksums it.
+     */
+    public byte[] toBytes() {
+        StringBuilder w = new StringBuilder();
+        w.append(MAGIC).append('\t').append(VERSION).append('\n');
+        w.append("config\t").append(escape(configuration)).append('\n');
+        for (Map.Entry<String, FileEntry> e : files.entrySet()) {
+            FileEntry f = e.getValue();
+            w.append("file\t").append(escape(e.getKey())).append('\t').append(escape(f.hash())).append('\t')
+                    .append(escape(f.language())).append('\n');
+            for (ChunkRef c : f.chunks()) {
+                w.append("chunk\t").append(escape(c.symbolType())).append('\t').append(escape(c.id())).append('\n');
+            }
+        }
+        w.append("end\t").append(files.size()).append('\t').append(chunkCount()).append('\n');
+        return w.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Parses bytes written by {@link #toBytes()}.
+     *
+     * @param source names the bytes in the error message (a file name)
+     * @throws NonRetriableNeuralTextException if they are not a whole manifest (truncated, malformed, not UTF-8)
+     */
+    public static IndexManifest fromBytes(byte[] bytes, String source) {
+        Objects.requireNonNull(bytes, "bytes");
+        Objects.requireNonNull(source, "source");
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new NonRetriableNeuralTextException("corrupt index manifest " + source + ": not UTF-8", e);
+        }
+        try {
+            return parse(SourceText.splitLines(text.endsWith("\n") ? text.substring(0, text.length() - 1) : text));
+        } catch (IllegalArgumentException e) {
+            throw new NonRetriableNeuralTextException("corrupt index manifest " + source + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
      * Writes the manifest to {@code file} atomically: a temporary file in the same folder, flushed to disk, then
-     * moved over the old one.
+     * moved over the old one. Not checksummed: where the manifest describes a local store, commit it with the store
+     * instead ({@link #toBytes()}).
      *
      * @throws NonRetriableNeuralTextException if the file cannot be written
      */
     public void save(Path file) {
         try {
-            AtomicFiles.write(file, out -> {
-                Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
-                w.write(MAGIC + "\t" + VERSION + "\n");
-                w.write("config\t" + escape(configuration) + "\n");
-                for (Map.Entry<String, FileEntry> e : files.entrySet()) {
-                    FileEntry f = e.getValue();
-                    w.write("file\t" + escape(e.getKey()) + "\t" + escape(f.hash()) + "\t" + escape(f.language())
-                            + "\n");
-                    for (ChunkRef c : f.chunks()) {
-                        w.write("chunk\t" + escape(c.symbolType()) + "\t" + escape(c.id()) + "\n");
-                    }
-                }
-                w.write("end\t" + files.size() + "\t" + chunkCount() + "\n");
-                w.flush();
-            });
+            byte[] bytes = toBytes();
+            AtomicFiles.write(file, out -> out.write(bytes));
         } catch (IOException e) {
             throw new NonRetriableNeuralTextException("cannot write index manifest " + file + ": " + e.getMessage(), e);
         }
@@ -163,19 +191,15 @@ public final class IndexManifest {
      * @throws NonRetriableNeuralTextException if the file is unreadable, truncated or not a manifest
      */
     public static Optional<IndexManifest> load(Path file) {
-        List<String> lines;
+        byte[] bytes;
         try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            bytes = Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {
             throw new NonRetriableNeuralTextException("cannot read index manifest " + file + ": " + e.getMessage(), e);
         }
-        try {
-            return Optional.of(parse(lines));
-        } catch (IllegalArgumentException e) {
-            throw new NonRetriableNeuralTextException("corrupt index manifest " + file + ": " + e.getMessage(), e);
-        }
+        return Optional.of(fromBytes(bytes, file.toString()));
     }
 
     private static IndexManifest parse(List<String> lines) {

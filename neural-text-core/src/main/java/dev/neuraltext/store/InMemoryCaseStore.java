@@ -26,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
@@ -67,6 +68,7 @@ public final class InMemoryCaseStore implements CaseStore {
     private String[] ids = new String[16];
     private ChunkInput[] chunks = new ChunkInput[16];
     private Payload[] payloads = new Payload[16];
+    private volatile Map<String, byte[]> loadedAttachments = Map.of();
     private int highWater;
     private int[] free = new int[16];
     private int freeCount;
@@ -377,20 +379,62 @@ public final class InMemoryCaseStore implements CaseStore {
      *
      * <p>Atomic: the files are written to a new generation folder {@code dir/gen-<n>.tmp}, flushed to disk, renamed to
      * {@code dir/gen-<n>}, and only then does {@code dir/CURRENT} (replaced by an atomic rename) point to it; older
-     * generations are deleted afterwards. A crash or failure at any point leaves the previous index loadable. Other files
-     * in {@code dir} are left alone. One process at a time may save to a folder. Searches continue during a save;
-     * writers wait for it.
+     * generations are deleted afterwards, except the one {@code CURRENT} named before (a reader may be opening it). A
+     * crash or failure at any point leaves the previous index loadable. Other files in {@code dir} are left alone.
      *
+     * <p>One writer per folder: the save holds the folder's {@link IndexWriteLock} (an OS file lock, so this holds
+     * across processes); a second writer fails at once with {@link IndexLockedException} and changes nothing. Loading
+     * never needs the lock. Searches continue during a save; writers of this store wait for it.
+     *
+     * @throws IndexLockedException if another writer, in this or another process, holds the folder's write lock
      * @throws IllegalArgumentException if {@code fingerprint} does not match this store's configuration or dimension
+     * @throws java.io.UncheckedIOException if the folder cannot be created or locked (the message names it)
      * @throws dev.neuraltext.NonRetriableNeuralTextException if writing fails (the cause attached)
      */
     public void save(Path dir, IndexFingerprint fingerprint) {
-        save(dir, fingerprint, IndexFiles.SaveHook.NONE);
+        save(dir, fingerprint, Map.of());
+    }
+
+    /**
+     * Saves as {@link #save(Path, IndexFingerprint)}, together with {@code attachments}: opaque files (by name,
+     * {@code [A-Za-z0-9][A-Za-z0-9._-]*}, at most 64 characters) committed in the same generation and checksummed like
+     * the store's own files, for data that must never disagree with the store (a per-file manifest). Read them back
+     * with {@link #loadedAttachment(String)} after {@link #load}. Takes the folder's {@link IndexWriteLock} for the
+     * duration of the save.
+     *
+     * @throws IndexLockedException if another writer holds the folder's write lock
+     * @throws IllegalArgumentException if {@code fingerprint} does not match this store or an attachment name is invalid
+     * @throws java.io.UncheckedIOException if the folder cannot be created or locked (the message names it)
+     * @throws dev.neuraltext.NonRetriableNeuralTextException if writing fails (the cause attached)
+     */
+    public void save(Path dir, IndexFingerprint fingerprint, Map<String, byte[]> attachments) {
+        Objects.requireNonNull(dir, "dir");
+        try (IndexWriteLock held = IndexWriteLock.acquire(dir)) {
+            save(held, fingerprint, attachments);
+        }
+    }
+
+    /**
+     * Saves as {@link #save(Path, IndexFingerprint, Map)} into the folder of {@code lock}, which the caller holds, for
+     * a writer that keeps the lock across load, update and save (so that no other writer can interleave).
+     *
+     * @throws IllegalStateException if the lock was released
+     */
+    public void save(IndexWriteLock lock, IndexFingerprint fingerprint, Map<String, byte[]> attachments) {
+        save(lock, fingerprint, attachments, IndexFiles.SaveHook.NONE);
     }
 
     void save(Path dir, IndexFingerprint expected, IndexFiles.SaveHook hook) {
-        Objects.requireNonNull(dir, "dir");
+        try (IndexWriteLock held = IndexWriteLock.acquire(dir)) {
+            save(held, expected, Map.of(), hook);
+        }
+    }
+
+    void save(IndexWriteLock writeLock, IndexFingerprint expected, Map<String, byte[]> attachments,
+            IndexFiles.SaveHook hook) {
+        Objects.requireNonNull(writeLock, "lock");
         Objects.requireNonNull(expected, "fingerprint");
+        Objects.requireNonNull(attachments, "attachments");
         if (!expected.lexicalPart().equals(fingerprint)) {
             throw new IllegalArgumentException("fingerprint does not describe this store's configuration: "
                     + String.join("; ", fingerprint.differences(expected.lexicalPart())));
@@ -412,7 +456,7 @@ public final class InMemoryCaseStore implements CaseStore {
                     live[n++] = slot;
                 }
             }
-            IndexFiles.save(dir, expected, new IndexFiles.Source() {
+            IndexFiles.save(writeLock, expected, new IndexFiles.Source() {
                 @Override
                 public int size() {
                     return live.length;
@@ -432,7 +476,7 @@ public final class InMemoryCaseStore implements CaseStore {
                 public SparseVector sparse(int ordinal) {
                     return sparse.get(live[ordinal]);
                 }
-            }, hook);
+            }, attachments, hook);
         } finally {
             r.unlock();
         }
@@ -466,6 +510,21 @@ public final class InMemoryCaseStore implements CaseStore {
      */
     public static IndexFingerprint readFingerprint(Path dir) {
         return IndexFiles.readFingerprint(dir);
+    }
+
+    /**
+     * An attachment saved with this store's generation ({@link #save(Path, IndexFingerprint, Map)}), as loaded from
+     * disk by {@link #load}; empty for a store that was not loaded or a generation without it. Its checksum was
+     * verified on load. Later changes to the store do not change it.
+     */
+    public Optional<byte[]> loadedAttachment(String name) {
+        Objects.requireNonNull(name, "name");
+        byte[] b = loadedAttachments.get(name);
+        return b == null ? Optional.empty() : Optional.of(b.clone());
+    }
+
+    void loadAttachments(Map<String, byte[]> attachments) {
+        this.loadedAttachments = Map.copyOf(attachments);
     }
 
     /** Called by the loader, single-threaded before the store is published; BM25 follows in {@link #loadBm25}. */
@@ -571,15 +630,18 @@ public final class InMemoryCaseStore implements CaseStore {
             copy.bm25Params = bm25Params;
             copy.fieldWeights.putAll(fieldWeights);
             copy.denseDimension = expected.denseDimension() > 0 ? expected.denseDimension() : denseDimension;
-            InMemoryCaseStore store = copy.build();
-            Lock w = store.lock.writeLock();
-            w.lock();
-            try {
-                IndexFiles.load(dir, expected, store);
-            } finally {
-                w.unlock();
-            }
-            return store;
+            // a writer may replace and garbage-collect the generation while we read it: then read the new one
+            return IndexFiles.readCurrent(dir, () -> {
+                InMemoryCaseStore store = copy.build();
+                Lock w = store.lock.writeLock();
+                w.lock();
+                try {
+                    IndexFiles.load(dir, expected, store);
+                } finally {
+                    w.unlock();
+                }
+                return store;
+            });
         }
     }
 }

@@ -44,8 +44,15 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code manifest.bin}: the {@link IndexFingerprint}, counts, and the name, length and CRC32 of each data file;</li>
  *   <li>{@code chunks.bin}: the chunks (id, text, metadata, list metadata, BM25 fields) in slot order;</li>
  *   <li>{@code vectors.bin}: the dense dimension and the unit-length dense vectors by chunk ordinal, then the sparse
- *       vectors by chunk ordinal.</li>
+ *       vectors by chunk ordinal;</li>
+ *   <li>{@code attachment-<name>}: zero or more opaque files the caller commits together with the store (the CLI's
+ *       per-file manifest), so that store and attachment can never disagree after a crash or a flipped byte.</li>
  * </ul>
+ *
+ * <p>Writers hold the folder's {@link IndexWriteLock}. Garbage collection, under that lock, deletes every generation
+ * except the one {@code CURRENT} names and the one it named before (which a reader that read {@code CURRENT} just
+ * before the commit may still be opening); a reader that still loses its generation to a later save re-reads
+ * {@code CURRENT} and loads the new one.
  *
  * <p>BM25 postings are not saved: they are rebuilt from the chunks on load, which measured a small fraction of the load
  * time budget (see the store's report) and keeps the format independent of {@link dev.neuraltext.bm25.Bm25Index} internals.
@@ -59,10 +66,16 @@ final class IndexFiles {
     static final int KIND_MANIFEST = 1;
     static final int KIND_CHUNKS = 2;
     static final int KIND_VECTORS = 3;
+    static final int KIND_ATTACHMENT = 4;
     static final String CURRENT = "CURRENT";
     static final String MANIFEST = "manifest.bin";
     static final String CHUNKS = "chunks.bin";
     static final String VECTORS = "vectors.bin";
+    /** Attachment files are named {@code attachment-<name>} inside the generation. */
+    static final String ATTACHMENT_PREFIX = "attachment-";
+    private static final Pattern ATTACHMENT_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+    /** How often a reader re-reads {@code CURRENT} when a writer replaced the generation it was reading. */
+    private static final int READ_ATTEMPTS = 5;
     private static final Pattern GENERATION = Pattern.compile("gen-(\\d{1,18})(\\.tmp)?");
     private static final int HEADER = 12;
     private static final int TRAILER = 8;
@@ -90,12 +103,22 @@ final class IndexFiles {
 
     // ------------------------------------------------------------------ save
 
-    static void save(Path dir, IndexFingerprint fingerprint, Source source, SaveHook hook) {
+    static void save(IndexWriteLock lock, IndexFingerprint fingerprint, Source source, Map<String, byte[]> attachments,
+            SaveHook hook) {
+        Path dir = lock.directory();
+        lock.ensureValid();
+        for (String a : attachments.keySet()) {
+            if (!ATTACHMENT_NAME.matcher(a).matches()) {
+                throw new IllegalArgumentException("attachment name must match " + ATTACHMENT_NAME.pattern() + ", got '"
+                        + a + "'");
+            }
+        }
         Path tmp = null;
         Path gen = null;
         boolean committed = false;
         try {
             Files.createDirectories(dir);
+            String previous = currentNameOrNull(dir);
             long next = nextGeneration(dir);
             String name = "gen-" + next;
             tmp = dir.resolve(name + ".tmp");
@@ -121,7 +144,15 @@ final class IndexFiles {
             final int sc = sparseCount;
             FileInfo vectors = writeFile(tmp.resolve(VECTORS), KIND_VECTORS, out -> writeVectors(out, source, dim, dc, sc));
             hook.after(VECTORS);
-            List<FileInfo> files = List.of(chunks, vectors);
+            List<FileInfo> files = new ArrayList<>(List.of(chunks, vectors));
+            for (Map.Entry<String, byte[]> a : new java.util.TreeMap<>(attachments).entrySet()) {
+                byte[] bytes = a.getValue();
+                files.add(writeFile(tmp.resolve(ATTACHMENT_PREFIX + a.getKey()), KIND_ATTACHMENT, out -> {
+                    out.writeInt(bytes.length);
+                    out.write(bytes);
+                }));
+            }
+            hook.after("attachments");
             writeFile(tmp.resolve(MANIFEST), KIND_MANIFEST, out -> {
                 writeFingerprint(out, fingerprint);
                 out.writeInt(source.size());
@@ -151,7 +182,7 @@ final class IndexFiles {
                     StandardCopyOption.REPLACE_EXISTING);
             committed = true;
             syncDirectory(dir);
-            deleteOtherGenerations(dir, name);
+            deleteOldGenerations(dir, name, previous);
         } catch (IOException | RuntimeException e) {
             if (!committed) {
                 deleteQuietly(tmp);
@@ -179,11 +210,15 @@ final class IndexFiles {
         return max + 1;
     }
 
-    private static void deleteOtherGenerations(Path dir, String keep) {
+    /**
+     * Deletes the generations other than {@code current} and {@code previous} (a reader may be opening it), and the
+     * {@code .tmp} folders of writers that died: the caller holds the write lock, so no live writer owns one.
+     */
+    private static void deleteOldGenerations(Path dir, String current, String previous) {
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
             for (Path p : entries) {
                 String n = p.getFileName().toString();
-                if (GENERATION.matcher(n).matches() && !n.equals(keep)) {
+                if (GENERATION.matcher(n).matches() && !n.equals(current) && !n.equals(previous)) {
                     deleteQuietly(p);
                 }
             }
@@ -328,8 +363,7 @@ final class IndexFiles {
     }
 
     static IndexFingerprint readFingerprint(Path dir) {
-        Path gen = currentGeneration(dir);
-        return readManifest(gen).fingerprint();
+        return readCurrent(dir, () -> readManifest(currentGeneration(dir)).fingerprint());
     }
 
     static void load(Path dir, IndexFingerprint expected, InMemoryCaseStore store) {
@@ -403,8 +437,47 @@ final class IndexFiles {
                 store.loadSparse(ordinal, new SparseVector(idx, val));
             }
         });
+        Map<String, byte[]> attachments = new LinkedHashMap<>();
+        for (FileInfo f : manifest.files()) {
+            if (f.name().startsWith(ATTACHMENT_PREFIX)) {
+                readFile(gen.resolve(f.name()), KIND_ATTACHMENT, f.crc(), (in, fileSize) -> {
+                    byte[] bytes = new byte[readCount(in, fileSize, 1)];
+                    in.readFully(bytes);
+                    attachments.put(f.name().substring(ATTACHMENT_PREFIX.length()), bytes);
+                });
+            }
+        }
+        store.loadAttachments(attachments);
         // BM25 postings are rebuilt, not stored: measured cheap next to re-embedding, and independent of Bm25Index internals
         store.loadBm25(bm25Documents);
+    }
+
+    /** The generation {@code CURRENT} names, or null when there is none (no index yet, or unreadable). */
+    static String currentNameOrNull(Path dir) {
+        try {
+            return new String(Files.readAllBytes(dir.resolve(CURRENT)), StandardCharsets.US_ASCII).trim();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Runs a read of the current generation; when it finds the generation corrupt or missing while a writer has
+     * committed a newer one meanwhile (and garbage-collected the one being read), runs it again on the new one.
+     */
+    static <T> T readCurrent(Path dir, java.util.function.Supplier<T> read) {
+        for (int attempt = 1; ; attempt++) {
+            String before = currentNameOrNull(dir);
+            try {
+                return read.get();
+            } catch (CorruptIndexException e) {
+                String after = currentNameOrNull(dir);
+                if (attempt >= READ_ATTEMPTS || before == null || before.equals(after)) {
+                    throw e;
+                }
+                LOG.debug("index generation {} in {} was replaced by {} while reading; reading that", before, dir, after);
+            }
+        }
     }
 
     private static long manifestCrc(Manifest manifest, String name) {

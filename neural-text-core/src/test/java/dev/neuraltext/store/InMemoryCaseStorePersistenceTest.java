@@ -104,7 +104,7 @@ class InMemoryCaseStorePersistenceTest {
     }
 
     @Test
-    void aLoadedStoreKeepsWorkingAndSavesAgainReplacingTheOldGeneration() throws IOException {
+    void aLoadedStoreKeepsWorkingAndSavesAgainKeepingOnlyThePreviousGeneration() throws IOException {
         InMemoryCaseStore original = populated();
         Path dir = tmp.resolve("index");
         original.save(dir, fingerprint(original));
@@ -114,8 +114,16 @@ class InMemoryCaseStorePersistenceTest {
         InMemoryCaseStore again = InMemoryCaseStore.load(dir, fingerprint(original));
         assertThat(again.count(all())).isEqualTo(58);
         try (Stream<Path> entries = Files.list(dir)) {
-            assertThat(entries.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("CURRENT", "gen-2");
+            // gen-1 stays: CURRENT named it until this save, so a reader may still be opening it
+            assertThat(entries.map(p -> p.getFileName().toString()))
+                    .containsExactlyInAnyOrder("CURRENT", "gen-2", "gen-1", IndexWriteLock.FILE_NAME);
         }
+        again.save(dir, fingerprint(original));
+        try (Stream<Path> entries = Files.list(dir)) {
+            assertThat(entries.map(p -> p.getFileName().toString()))
+                    .containsExactlyInAnyOrder("CURRENT", "gen-3", "gen-2", IndexWriteLock.FILE_NAME);
+        }
+        assertThat(InMemoryCaseStore.load(dir, fingerprint(original)).count(all())).isEqualTo(58);
     }
 
     @Test
@@ -292,7 +300,7 @@ class InMemoryCaseStorePersistenceTest {
         first.save(dir, fingerprint(first));
         try (Stream<Path> entries = Files.list(dir)) {
             assertThat(entries.map(p -> p.getFileName().toString()))
-                    .containsExactlyInAnyOrder("CURRENT", "gen-3", "user-notes.txt");
+                    .containsExactlyInAnyOrder("CURRENT", "gen-3", "gen-1", "user-notes.txt", IndexWriteLock.FILE_NAME);
         }
         assertThat(InMemoryCaseStore.load(dir, fingerprint(first)).count(all())).isEqualTo(57);
     }

@@ -15,10 +15,13 @@ import dev.neuraltext.store.CaseStore;
 import dev.neuraltext.store.CorruptIndexException;
 import dev.neuraltext.store.InMemoryCaseStore;
 import dev.neuraltext.store.IndexFingerprint;
+import dev.neuraltext.store.IndexLockedException;
+import dev.neuraltext.store.IndexWriteLock;
 import dev.neuraltext.store.IndexMismatchException;
 import dev.neuraltext.store.IndexNotFoundException;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -32,8 +35,13 @@ final class IndexSession implements AutoCloseable {
 
     /** The index folder inside an indexed folder, by default. */
     static final String DEFAULT_INDEX_DIR = ".neural-text";
-    /** The per-file manifest, next to the store's files. */
+    /** The per-file manifest: an attachment of the store's generation, committed and checksummed with it. */
     static final String MANIFEST_FILE = "files.tsv";
+    /**
+     * Test hook of the two-process test: when set to a path, a writer that holds the lock creates that file and waits
+     * (at most 60 s) until it is deleted, so that a second writer is sure to meet the lock.
+     */
+    static final String HOLD_LOCK_PROPERTY = "neuraltext.test.holdWriteLock";
 
     final Path indexDir;
     final CaseStore store;
@@ -140,21 +148,57 @@ final class IndexSession implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw new CliException(CliException.USAGE, e.getMessage());
         }
-        Embedder embedder = options.dense() ? DenseModel.loadOrNull(err) : null;
-        try {
-            return qdrant != null ? indexIntoQdrant(ingestor, indexDir, qdrant, embedder, err, terminal, start)
-                    : indexLocally(ingestor, indexDir, embedder, err, terminal, start);
-        } catch (RuntimeException e) {
-            DenseModel.close(embedder); // on success the returned session owns the model
-            throw e;
+        // one writer per index folder, held from reading the index to saving it; taken first, so that an unwritable
+        // or busy index folder fails before the indexing pass, not after it
+        try (IndexWriteLock lock = lock(indexDir)) {
+            awaitTestGate();
+            Embedder embedder = options.dense() ? DenseModel.loadOrNull(err) : null;
+            try {
+                return qdrant != null ? indexIntoQdrant(ingestor, indexDir, qdrant, embedder, err, terminal, start)
+                        : indexLocally(ingestor, lock, embedder, err, terminal, start);
+            } catch (RuntimeException e) {
+                DenseModel.close(embedder); // on success the returned session owns the model
+                throw e;
+            }
         }
     }
 
-    private static Indexed indexLocally(DirectoryIngestor ingestor, Path indexDir, Embedder embedder, PrintStream err,
-            boolean terminal, long start) {
+    private static IndexWriteLock lock(Path indexDir) {
+        try {
+            return IndexWriteLock.acquire(indexDir);
+        } catch (IndexLockedException e) {
+            throw new CliException(CliException.FAILURE, e.getMessage());
+        } catch (UncheckedIOException e) {
+            throw new CliException(CliException.USAGE, "cannot write the index folder " + indexDir + " ("
+                    + IoMessages.reason(e.getCause()) + "): pass --index with a folder you can write to");
+        }
+    }
+
+    private static void awaitTestGate() {
+        String gate = System.getProperty(HOLD_LOCK_PROPERTY);
+        if (gate == null) {
+            return;
+        }
+        Path file = Path.of(gate);
+        try {
+            Files.createFile(file);
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (Files.exists(file) && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CliException(CliException.FAILURE, "interrupted");
+        }
+    }
+
+    private static Indexed indexLocally(DirectoryIngestor ingestor, IndexWriteLock lock, Embedder embedder,
+            PrintStream err, boolean terminal, long start) {
+        Path indexDir = lock.directory();
         InMemoryCaseStore.Builder config = InMemoryCaseStore.builder();
         IndexFingerprint expected = embedder == null ? config.fingerprint() : config.fingerprint().withDense(embedder);
-        Path manifestFile = indexDir.resolve(MANIFEST_FILE);
 
         InMemoryCaseStore store = null;
         IndexManifest manifest = null;
@@ -162,7 +206,8 @@ final class IndexSession implements AutoCloseable {
         if (InMemoryCaseStore.exists(indexDir)) {
             try {
                 store = config.load(indexDir, expected);
-                manifest = IndexManifest.load(manifestFile).orElse(null);
+                manifest = store.loadedAttachment(MANIFEST_FILE)
+                        .map(b -> IndexManifest.fromBytes(b, indexDir + " " + MANIFEST_FILE)).orElse(null);
                 if (manifest == null) {
                     rebuildReason = "the file manifest is missing";
                 } else if (manifest.chunkCount() != store.count(PayloadFilter.all())) {
@@ -197,11 +242,21 @@ final class IndexSession implements AutoCloseable {
             progress.done();
         }
         if (rebuilt || update.changed()) {
-            store.save(indexDir, session.retriever.fingerprint());
-            update.manifest().save(manifestFile);
+            store.save(lock, session.retriever.fingerprint(), Map.of(MANIFEST_FILE, update.manifest().toBytes()));
+            deleteLegacyManifest(indexDir, err);
         }
         return new Indexed(session, update, rebuilt && rebuildReason != null, rebuildReason,
                 System.nanoTime() - start);
+    }
+
+    /** Before the manifest became part of the store's generation it was a loose file beside it; now it is stale. */
+    private static void deleteLegacyManifest(Path indexDir, PrintStream err) {
+        try {
+            Files.deleteIfExists(indexDir.resolve(MANIFEST_FILE));
+        } catch (IOException e) {
+            err.println("note: could not delete the old " + indexDir.resolve(MANIFEST_FILE) + " (" + IoMessages.reason(e)
+                    + "); it is no longer used");
+        }
     }
 
     private static Indexed indexIntoQdrant(DirectoryIngestor ingestor, Path indexDir, QdrantTarget qdrant,
