@@ -5,7 +5,9 @@ import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.chunk.Chunker;
 import dev.neuraltext.chunk.ExtractionResult;
+import dev.neuraltext.internal.ControlChars;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -119,6 +121,14 @@ public final class DirectoryIngestor {
             throw new NonRetriableNeuralTextException("cannot list " + root + ": " + e.getMessage(), e);
         }
         files.sort(java.util.Comparator.comparing(SourceFile::path));
+        if (!files.isEmpty() || !skipped.isEmpty()) {
+            for (Glob g : includes) {
+                if (files.stream().noneMatch(f -> g.matches(f.path()))) {
+                    LOG.warn("include pattern '{}' matches no indexable file under {}", ControlChars.escapeLine(
+                            g.pattern()), root);
+                }
+            }
+        }
         return new ScanResult(files, skipped);
     }
 
@@ -225,7 +235,8 @@ public final class DirectoryIngestor {
         try {
             Path target = link.toRealPath();
             if (!target.startsWith(realRoot)) {
-                LOG.warn("refused symlink {} -> {}: it escapes the root {}", path, target, realRoot);
+                LOG.warn("refused symlink {} -> {}: it escapes the root {}", ControlChars.escapeLine(path),
+                        ControlChars.escapeLine(String.valueOf(target)), realRoot);
                 return new SkippedFile(path, SkipReason.OUTSIDE_ROOT, target.toString());
             }
             return new SkippedFile(path, SkipReason.SYMLINK, realRoot.relativize(target).toString().replace('\\', '/'));
@@ -262,7 +273,7 @@ public final class DirectoryIngestor {
         } catch (IOException e) {
             throw new NonRetriableNeuralTextException("cannot read " + file.path() + ": " + e.getMessage(), e);
         }
-        String text = decode(bytes);
+        String text = decode(file.path(), bytes);
         Map<String, String> meta = new LinkedHashMap<>();
         meta.put(ChunkMetadata.PATH, file.path());
         meta.put(ChunkMetadata.LANGUAGE, file.language());
@@ -305,17 +316,22 @@ public final class DirectoryIngestor {
         return false;
     }
 
-    /** UTF-8, malformed input replaced, BOM dropped. */
-    static String decode(byte[] bytes) {
+    /**
+     * UTF-8, BOM dropped; bytes that are not UTF-8 are decoded as ISO-8859-1 instead (every byte is a character, so
+     * "Caf\u00e9" written by a Latin-1 editor stays findable), with a warning naming the file.
+     */
+    static String decode(String path, byte[] bytes) {
+        String s;
         try {
-            String s = StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPLACE)
-                    .onUnmappableCharacter(CodingErrorAction.REPLACE)
+            s = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(bytes)).toString();
-            return s.startsWith("\uFEFF") ? s.substring(1) : s;
         } catch (java.nio.charset.CharacterCodingException e) {
-            throw new IllegalStateException("unreachable with REPLACE", e);
+            LOG.warn("{}: not valid UTF-8 ({}), read as ISO-8859-1", ControlChars.escapeLine(path), e.toString());
+            return new String(bytes, StandardCharsets.ISO_8859_1);
         }
+        return s.startsWith("\uFEFF") ? s.substring(1) : s;
     }
 
     static String sha256(byte[] bytes) {
@@ -354,6 +370,38 @@ public final class DirectoryIngestor {
         return Map.copyOf(m);
     }
 
+    /**
+     * Splits a command-line list of globs on the commas outside braces: {@code "*.{java,md},docs/**"} is
+     * {@code *.{java,md}} and {@code docs/**}. Blank items are dropped.
+     */
+    public static List<String> splitGlobList(String list) {
+        Objects.requireNonNull(list, "list");
+        List<String> out = new ArrayList<>();
+        int depth = 0;
+        int start = 0;
+        for (int i = 0; i < list.length(); i++) {
+            char c = list.charAt(i);
+            if (c == '\\') {
+                i++;
+            } else if (c == '{') {
+                depth++;
+            } else if (c == '}' && depth > 0) {
+                depth--;
+            } else if (c == ',' && depth == 0) {
+                addIfNotBlank(out, list.substring(start, i));
+                start = i + 1;
+            }
+        }
+        addIfNotBlank(out, list.substring(start));
+        return out;
+    }
+
+    private static void addIfNotBlank(List<String> out, String glob) {
+        if (!glob.isBlank()) {
+            out.add(glob.strip());
+        }
+    }
+
     /** Builder of {@link DirectoryIngestor}; not thread-safe. */
     public static final class Builder {
         private final Path root;
@@ -369,7 +417,7 @@ public final class DirectoryIngestor {
             this.root = Objects.requireNonNull(root, "root");
         }
 
-        /** Adds include globs: when any are given, only files matching one are indexed. Default: none (all). */
+            /** Adds include globs: when any are given, only files matching one are indexed. Default: none (all). */
         public Builder include(String... globs) {
             return include(List.of(globs));
         }

@@ -35,7 +35,12 @@ final class Glob {
         }
         String body = toRegex(p);
         String full = p.contains("/") ? body : "(?:.*/)?" + body;
-        return new Glob(pattern, Pattern.compile(full));
+        try {
+            return new Glob(pattern, Pattern.compile(full));
+        } catch (java.util.regex.PatternSyntaxException e) {
+            throw new IllegalArgumentException("invalid glob pattern '" + pattern + "': " + e.getDescription()
+                    .toLowerCase(java.util.Locale.ROOT), e);
+        }
     }
 
     /** Whether the relative path (forward slashes, no leading slash) matches. */
@@ -80,8 +85,8 @@ final class Glob {
                 case '[': {
                     int close = glob.indexOf(']', i + 2);
                     if (close < 0) {
-                        sb.append("\\[");
-                        break;
+                        throw new IllegalArgumentException("glob pattern has an unclosed '[': '" + glob
+                                + "' (write \\[ for a literal bracket)");
                     }
                     String cls = glob.substring(i + 1, close);
                     if (cls.startsWith("!")) {

@@ -113,6 +113,13 @@ public final class IncrementalIndexer {
                 byType.merge(type.isEmpty() ? "other" : type, 1, Integer::sum);
                 upsertedIds.add(c.id());
                 batch.add(c);
+                if (batch.size() >= batchSize) {
+                    // inside a file too: a huge file is many batches, and progress moves by chunks between files
+                    sink.upsert(List.copyOf(batch));
+                    chunksDone += batch.size();
+                    batch.clear();
+                    report(filesDone, toIndex.size(), chunksDone);
+                }
             }
             IndexManifest.FileEntry old = previous.files().get(f.path());
             if (old != null) {
@@ -124,12 +131,6 @@ public final class IncrementalIndexer {
             }
             next.put(f.path(), new IndexManifest.FileEntry(fc.contentHash(), f.language(), refs));
             filesDone++;
-            if (batch.size() >= batchSize) {
-                sink.upsert(List.copyOf(batch));
-                chunksDone += batch.size();
-                batch.clear();
-                report(filesDone, toIndex.size(), chunksDone);
-            }
         }
         if (!batch.isEmpty()) {
             sink.upsert(List.copyOf(batch));
@@ -172,7 +173,10 @@ public final class IncrementalIndexer {
             return this;
         }
 
-        /** Called after each batch and at the end, on the updating thread. Default: none. */
+        /**
+         * Called after each batch of chunks (also between the batches of one large file) and at the end, on the
+         * updating thread. Default: none.
+         */
         public Builder progress(Consumer<IndexUpdate.Progress> listener) {
             this.progress = listener;
             return this;

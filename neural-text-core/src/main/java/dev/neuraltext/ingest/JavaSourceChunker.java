@@ -29,10 +29,12 @@ import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.chunk.Chunker;
 import dev.neuraltext.chunk.ExtractionResult;
+import dev.neuraltext.internal.ControlChars;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,8 +71,23 @@ public final class JavaSourceChunker implements Chunker {
         this.fallback = java.util.Objects.requireNonNull(fallback, "fallback");
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Parses on a thread with a {@value ParserThread#STACK_BYTES}-byte stack: a file nested deeper than that
+     * allows (thousands of parentheses) is indexed as plain text with a warning naming it, as a parse error is.
+     */
     @Override
     public List<ChunkInput> chunk(ExtractionResult document) {
+        Objects.requireNonNull(document, "document");
+        return ParserThread.call(document.source(), () -> chunkParsed(document)).orElseGet(() -> {
+            LOG.warn("{}: nested too deeply for the Java parser, indexed as plain text",
+                    ControlChars.escapeLine(document.source()));
+            return fallback.chunk(asJava(document));
+        });
+    }
+
+    private List<ChunkInput> chunkParsed(ExtractionResult document) {
         ParserConfiguration config = new ParserConfiguration()
                 .setLanguageLevel(ParserConfiguration.LanguageLevel.JAVA_21)
                 .setAttributeComments(true);
@@ -78,13 +95,14 @@ public final class JavaSourceChunker implements Chunker {
         try {
             result = new JavaParser(config).parse(document.text());
         } catch (RuntimeException e) {
-            LOG.warn("{}: Java parser failed ({}), indexed as plain text", document.source(), e.toString());
+            LOG.warn("{}: Java parser failed ({}), indexed as plain text", ControlChars.escapeLine(document.source()),
+                    e.toString());
             return fallback.chunk(asJava(document));
         }
         if (!result.isSuccessful() || result.getResult().isEmpty()) {
             String problem = result.getProblems().isEmpty() ? "no result" : result.getProblem(0).getVerboseMessage();
-            LOG.warn("{}: does not parse as Java ({}), indexed as plain text", document.source(),
-                    problem.replace('\n', ' '));
+            LOG.warn("{}: does not parse as Java ({}), indexed as plain text", ControlChars.escapeLine(document.source()),
+                    ControlChars.escapeLine(problem.replace('\n', ' ')));
             return fallback.chunk(asJava(document));
         }
         CompilationUnit cu = result.getResult().get();

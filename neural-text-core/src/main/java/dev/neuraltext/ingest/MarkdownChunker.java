@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import dev.neuraltext.internal.ControlChars;
 import org.commonmark.node.AbstractVisitor;
 import org.commonmark.node.Code;
 import org.commonmark.node.Heading;
@@ -34,7 +35,8 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * <p>YAML front matter ({@code ---} ... {@code ---} at the top, parsed with SnakeYAML's safe constructor) becomes
  * metadata: scalars as metadata ({@code title: Retry} → {@code title}), lists as list metadata
  * ({@code tags: [a, b]} → {@code listMetadata("tags")}); keys the chunker writes itself ({@code path},
- * {@code type}, {@code symbol}, ...) are not overridden. Malformed front matter is logged and indexed as text.
+ * {@code type}, {@code symbol}, ...) are not overridden. Malformed front matter is logged and indexed once, as text, in
+ * its own chunk. Heading texts are cut at {@value #MAX_HEADING_CHARS} characters, so heading paths stay bounded.
  *
  * <p>Chunk ids are {@code path#Heading > Sub} ({@code ~2} for repeated headings, {@code #part2} for later parts of
  * a long section). Immutable and safe for concurrent use.
@@ -80,13 +82,42 @@ public final class MarkdownChunker implements Chunker {
         return new MarkdownChunker(maxChars, overlapChars);
     }
 
-    /** Front matter split from the body; {@code bodyLineOffset} lines precede the body. */
+    /** Longest heading text kept in a heading path, in characters; longer headings are cut with an ellipsis. */
+    static final int MAX_HEADING_CHARS = 120;
+
+    /**
+     * Front matter split from the body; {@code bodyLineOffset} lines precede the body. {@code malformed} is the raw
+     * front-matter block (delimiters included) when it did not parse, else null.
+     */
     record FrontMatter(Map<String, String> metadata, Map<String, List<String>> listMetadata, String body,
-            int bodyLineOffset) {
+            int bodyLineOffset, String malformed) {
+        FrontMatter(Map<String, String> metadata, Map<String, List<String>> listMetadata, String body,
+                int bodyLineOffset) {
+            this(metadata, listMetadata, body, bodyLineOffset, null);
+        }
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Parses on a thread with a generous stack: a file nested deeper than the parser can take is indexed as plain
+     * text with a warning naming it.
+     */
     @Override
     public List<ChunkInput> chunk(ExtractionResult document) {
+        java.util.Objects.requireNonNull(document, "document");
+        return ParserThread.call(document.source(), () -> chunkParsed(document)).orElseGet(() -> {
+            LOG.warn("{}: nested too deeply for the Markdown parser, indexed as plain text",
+                    ControlChars.escapeLine(document.source()));
+            Map<String, String> meta = new LinkedHashMap<>(document.metadata());
+            meta.put(ChunkMetadata.LANGUAGE, "markdown");
+            meta.put(ChunkMetadata.TYPE, ChunkMetadata.TYPE_DOC);
+            return PlainTextChunker.create().chunk(new ExtractionResult(document.source(), document.text(), meta,
+                    document.listMetadata()));
+        });
+    }
+
+    private List<ChunkInput> chunkParsed(ExtractionResult document) {
         String path = ChunkIds.documentKey(document);
         FrontMatter fm = frontMatter(path, document.text());
         Map<String, String> baseMeta = new LinkedHashMap<>(document.metadata());
@@ -120,6 +151,13 @@ public final class MarkdownChunker implements Chunker {
         String title = fm.metadata().getOrDefault("title", fileName);
         List<ChunkInput> out = new ArrayList<>();
         ChunkIds ids = new ChunkIds();
+        if (fm.malformed() != null) {
+            // kept once, as text, where it stands: not parsed as Markdown, where its closing "---" would turn it into
+            // a heading repeated in every section's path
+            SourceText raw = new SourceText(fm.malformed());
+            emitSection(out, ids, path, baseMeta, listMeta, "front matter", title, "_frontmatter", raw, 1,
+                    raw.lineCount(), 0);
+        }
         int lineCount = src.lineCount();
         int firstHeading = headings.isEmpty() ? lineCount : headings.get(0)[0];
         if (firstHeading > 0) {
@@ -226,6 +264,9 @@ public final class MarkdownChunker implements Chunker {
             }
         });
         String s = sb.toString().strip();
+        if (s.length() > MAX_HEADING_CHARS) {
+            s = s.substring(0, MAX_HEADING_CHARS - 1).strip() + "\u2026";
+        }
         return s.isEmpty() ? "(untitled)" : s;
     }
 
@@ -262,8 +303,11 @@ public final class MarkdownChunker implements Chunker {
                 return new FrontMatter(Map.of(), Map.of(), text, 0);
             }
         } catch (RuntimeException e) {
-            LOG.warn("{}: malformed YAML front matter ignored ({})", source, e.getMessage().replace('\n', ' '));
-            return new FrontMatter(Map.of(), Map.of(), text, 0);
+            String problem = (e.getMessage() == null ? e.toString() : e.getMessage()).replace('\n', ' ');
+            LOG.warn("{}: malformed YAML front matter kept as text, not metadata ({})", ControlChars.escapeLine(source),
+                    ControlChars.escapeLine(problem.length() > 200 ? problem.substring(0, 200) + "..." : problem));
+            return new FrontMatter(Map.of(), Map.of(), body, close + 1,
+                    String.join("\n", lines.subList(0, close + 1)));
         }
         return new FrontMatter(meta, listMeta, body, close + 1);
     }

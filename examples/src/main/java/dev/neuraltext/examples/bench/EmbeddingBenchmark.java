@@ -93,6 +93,10 @@ public final class EmbeddingBenchmark {
             usage(System.err);
             return 2;
         }
+        if (!java.nio.file.Files.isRegularFile(corpus)) {
+            System.err.println("no corpus file " + corpus.toAbsolutePath() + ": pass --corpus <corpus.jsonl>");
+            return 2;
+        }
         try {
             List<String> texts = readCorpus(corpus, limit);
             out.printf(Locale.ROOT, "corpus %s: %d documents (title + \"\\n\" + text), %d cores, call size %d%n",

@@ -80,6 +80,11 @@ final class EvalCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (!java.nio.file.Files.isRegularFile(dataset.resolve("corpus.jsonl"))) {
+            System.err.println("neural-text eval: no corpus.jsonl in " + dataset.toAbsolutePath()
+                    + ": --dataset takes a BEIR folder (corpus.jsonl, queries.jsonl, qrels/<split>.tsv)");
+            return CliException.USAGE;
+        }
         try {
             List<String> peerList = new ArrayList<>();
             for (String p : peers) {
@@ -96,10 +101,10 @@ final class EvalCommand implements Callable<Integer> {
                     System.err);
         } catch (IllegalArgumentException e) {
             System.err.println("neural-text eval: " + e.getMessage());
-            return 2;
+            return CliException.USAGE;
         } catch (NeuralTextException e) {
             System.err.println("neural-text eval: " + e.getMessage());
-            return 1;
+            return CliException.FAILURE;
         }
     }
 }

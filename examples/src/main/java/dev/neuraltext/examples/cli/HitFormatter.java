@@ -1,11 +1,15 @@
 package dev.neuraltext.examples.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.CharacterEscapes;
+import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.fusion.LegScore;
+import dev.neuraltext.internal.ControlChars;
 import dev.neuraltext.search.SearchHit;
 import dev.neuraltext.search.SearchResponse;
 import java.io.PrintStream;
@@ -15,7 +19,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** Prints search responses for people (ranked hits with snippets) and for programs (JSON of a stable shape). */
+/**
+ * Prints search responses for people (ranked hits with snippets) and for programs (JSON of a stable shape). Text from
+ * indexed files is never printed raw: human output shows control characters other than newline and tab as visible
+ * escapes ({@code \x1b}), and JSON escapes every control character, C1 and DEL included, as a JSON unicode escape.
+ */
 final class HitFormatter {
 
     private static final int SNIPPET_LINES = 4;
@@ -29,10 +37,10 @@ final class HitFormatter {
         for (SearchHit hit : hits) {
             rank++;
             Map<String, String> m = hit.metadata();
-            String where = m.getOrDefault(ChunkMetadata.PATH, hit.id())
-                    + (m.containsKey(ChunkMetadata.START_LINE) ? ":" + m.get(ChunkMetadata.START_LINE) : "");
-            String symbol = m.getOrDefault(ChunkMetadata.SYMBOL, "");
-            String kind = m.getOrDefault(ChunkMetadata.SYMBOL_TYPE, "");
+            String where = ControlChars.escapeLine(m.getOrDefault(ChunkMetadata.PATH, hit.id())
+                    + (m.containsKey(ChunkMetadata.START_LINE) ? ":" + m.get(ChunkMetadata.START_LINE) : ""));
+            String symbol = ControlChars.escapeLine(m.getOrDefault(ChunkMetadata.SYMBOL, ""));
+            String kind = ControlChars.escapeLine(m.getOrDefault(ChunkMetadata.SYMBOL_TYPE, ""));
             out.printf(Locale.ROOT, "%2d. %s  %s%s%n", rank, where, symbol, kind.isEmpty() ? "" : "  (" + kind + ")");
             StringBuilder legs = new StringBuilder();
             for (Leg leg : Leg.values()) {
@@ -47,16 +55,16 @@ final class HitFormatter {
                     hit.score() != hit.fusedScore() ? String.format(Locale.ROOT, " (fused %.3f)", hit.fusedScore()) : "",
                     legs);
             for (String line : snippet(hit.text(), query)) {
-                out.println("    | " + line);
+                out.println("    | " + ControlChars.escapeLine(line));
             }
         }
         if (hits.isEmpty()) {
-            out.println("No results for \"" + query + "\".");
+            out.println("No results for \"" + ControlChars.escapeLine(query) + "\".");
         }
         out.printf(Locale.ROOT, "%s  [%s; %.0f ms]%n", response.summary(), legsLabel(response),
                 response.timings().total().toNanos() / 1e6);
         for (String note : notes) {
-            out.println("note: " + note);
+            out.println("note: " + ControlChars.escapeLine(note));
         }
     }
 
@@ -176,9 +184,33 @@ final class HitFormatter {
 
     static void printJson(PrintStream out, Map<String, Object> doc) {
         try {
-            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc));
+            ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+            mapper.getFactory().setCharacterEscapes(ControlCharEscapes.INSTANCE);
+            out.println(mapper.writeValueAsString(doc));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write JSON: " + e.getMessage(), e);
+        }
+    }
+
+    /** JSON's own escapes (C0, quote, backslash) plus DEL and C1 controls, which JSON allows raw but terminals obey. */
+    private static final class ControlCharEscapes extends CharacterEscapes {
+        private static final long serialVersionUID = 1L;
+        static final ControlCharEscapes INSTANCE = new ControlCharEscapes();
+        private final int[] ascii;
+
+        private ControlCharEscapes() {
+            ascii = standardAsciiEscapesForJSON();
+            ascii[0x7f] = ESCAPE_STANDARD;
+        }
+
+        @Override
+        public int[] getEscapeCodesForAscii() {
+            return ascii.clone();
+        }
+
+        @Override
+        public SerializableString getEscapeSequence(int ch) {
+            return ch >= 0x80 && ch <= 0x9f ? new SerializedString(String.format(Locale.ROOT, "\\u%04x", ch)) : null;
         }
     }
 

@@ -16,8 +16,8 @@ import picocli.CommandLine.Parameters;
             "Re-running re-chunks and re-embeds only changed files and drops the chunks of deleted ones. Test sources, "
                     + ".gitignore'd, hidden, binary and large files are skipped."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:index built or up to date", "1:indexing failed", "2:bad input (missing folder, bad glob)",
-            "3:the Qdrant collection cannot be used"})
+        exitCodeList = {"0:index built or up to date", "1:indexing failed, or another process is updating the index",
+            "2:bad input (missing folder, invalid glob, unwritable --index)", "3:the Qdrant collection cannot be used"})
 final class IndexCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "FOLDER", description = "The folder to index.")
@@ -26,12 +26,13 @@ final class IndexCommand implements Callable<Integer> {
     @Option(names = "--index", paramLabel = "DIR", description = "Index folder (default: FOLDER/.neural-text).")
     Path index;
 
-    @Option(names = "--include", paramLabel = "GLOB", split = ",",
-            description = "Only files matching one of these globs (e.g. '*.java,docs/**').")
+    @Option(names = "--include", paramLabel = "GLOB",
+            description = "Only files matching one of these globs, comma-separated outside braces (e.g. "
+                    + "'*.{java,md},docs/**'); repeatable.")
     List<String> includes = new ArrayList<>();
 
-    @Option(names = "--exclude", paramLabel = "GLOB", split = ",",
-            description = "Skip files and folders matching these globs (e.g. 'generated/**').")
+    @Option(names = "--exclude", paramLabel = "GLOB",
+            description = "Skip files and folders matching these globs (e.g. 'generated/**'); repeatable.")
     List<String> excludes = new ArrayList<>();
 
     @Option(names = "--with-tests", description = "Index test sources too (src/test/**, *Test.java, ...).")

@@ -143,7 +143,8 @@ final class IndexSession implements AutoCloseable {
         long start = System.nanoTime();
         DirectoryIngestor ingestor;
         try {
-            ingestor = DirectoryIngestor.builder(folder).include(options.includes()).exclude(options.excludes())
+            ingestor = DirectoryIngestor.builder(folder).include(globs(options.includes()))
+                    .exclude(globs(options.excludes()))
                     .withTests(options.withTests()).maxFileBytes(options.maxFileBytes()).build();
         } catch (IllegalArgumentException e) {
             throw new CliException(CliException.USAGE, e.getMessage());
@@ -161,6 +162,11 @@ final class IndexSession implements AutoCloseable {
                 throw e;
             }
         }
+    }
+
+    /** Each option value is a list of globs, split on the commas outside braces ({@code *.{java,md},docs/**}). */
+    private static List<String> globs(List<String> optionValues) {
+        return optionValues.stream().flatMap(v -> DirectoryIngestor.splitGlobList(v).stream()).toList();
     }
 
     private static IndexWriteLock lock(Path indexDir) {

@@ -1,5 +1,6 @@
 package dev.neuraltext.examples.cli;
 
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,6 +10,10 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         version = "neural-text 0.1.0-SNAPSHOT",
         description = "Hybrid retrieval over source code and technical text.",
+        exitCodeListHeading = "%nExit codes (every command):%n",
+        exitCodeList = {"0:ok", "1:failure (I/O error, index busy with another writer, unexpected error)",
+            "2:bad input (no command, unknown option, missing folder or dataset, invalid glob or filter)",
+            "3:unusable index (missing, unreadable, built with another model)"},
         subcommands = {
             IndexCommand.class,
             SearchCommand.class,
@@ -17,7 +22,7 @@ import picocli.CommandLine.Command;
             BenchCommand.class,
             CommandLine.HelpCommand.class
         })
-public final class NeuralTextCli implements Runnable {
+public final class NeuralTextCli implements Callable<Integer> {
 
     /** Held strongly: java.util.logging forgets the level of a logger that is garbage collected. */
     private static final java.util.logging.Logger GRPC_LOGGER = java.util.logging.Logger.getLogger("io.grpc");
@@ -51,13 +56,29 @@ public final class NeuralTextCli implements Runnable {
         }
     }
 
-    /** Runs the command line and returns the exit code (for tests). */
+    /**
+     * Runs the command line and returns the exit code (for tests): 0 ok, 1 failure, 2 bad input, 3 unusable index,
+     * for every command. An exception a command lets escape becomes one line on stderr and exit 1, never a stack
+     * trace (set {@code NEURAL_TEXT_DEBUG=1} to see it).
+     */
     public static int run(String... args) {
-        return new CommandLine(new NeuralTextCli()).execute(args);
+        return new CommandLine(new NeuralTextCli())
+                .setExitCodeExceptionMapper(t -> CliException.FAILURE)
+                .setExecutionExceptionHandler((e, cmd, parsed) -> {
+                    System.err.println(cmd.getCommandName() + ": unexpected failure: " + e
+                            + " (set NEURAL_TEXT_DEBUG=1 for the stack trace)");
+                    if (System.getenv("NEURAL_TEXT_DEBUG") != null) {
+                        e.printStackTrace(System.err);
+                    }
+                    return CliException.FAILURE;
+                })
+                .execute(args);
     }
 
+    /** No command: the usage on stderr, and exit 2 (bad input), so that a script notices. */
     @Override
-    public void run() {
-        spec.commandLine().usage(System.out);
+    public Integer call() {
+        spec.commandLine().usage(System.err);
+        return CliException.USAGE;
     }
 }

@@ -20,7 +20,8 @@ import picocli.CommandLine.Parameters;
             "Each hit shows path:line, symbol, a snippet, the score and each leg's rank and raw score; the last line "
                     + "says how many results scored above the relevance floor."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:results printed (possibly none)", "2:bad input (empty query, --limit 0, malformed filter)",
+        exitCodeList = {"0:results printed (possibly none)", "1:failure",
+            "2:bad input (empty query, --limit 0, malformed filter, a leg the index cannot run)",
             "3:no usable index (missing, unreadable, built with another model)"})
 final class SearchCommand implements Callable<Integer> {
 
@@ -118,11 +119,41 @@ final class SearchCommand implements Callable<Integer> {
         return " ".repeat(Math.max(0, Math.min(col - 1, filter.length()))) + "^";
     }
 
+    /** Fails with exit 2, naming the legs that can run, when a requested leg cannot run on this index in this run. */
+    static void requireRunnable(IndexSession session, Set<Leg> requested, String indexLabel) {
+        Set<Leg> withData = session.store.legsWithData();
+        Set<Leg> runnable = EnumSet.noneOf(Leg.class);
+        for (Leg l : withData) {
+            // the CLI has no sparse encoder; the dense leg needs the model as well as the vectors
+            if (l == Leg.BM25 || (l == Leg.DENSE && session.embedder != null)) {
+                runnable.add(l);
+            }
+        }
+        List<String> problems = new ArrayList<>();
+        for (Leg l : requested) {
+            if (runnable.contains(l)) {
+                continue;
+            }
+            if (!withData.contains(l)) {
+                problems.add(l.label() + " (the index has no " + l.label() + " data)");
+            } else if (l == Leg.DENSE) {
+                problems.add("dense (the model is not loaded in this run: drop --no-dense)");
+            } else {
+                problems.add(l.label() + " (the command line has no encoder for it)");
+            }
+        }
+        if (!problems.isEmpty()) {
+            List<String> have = runnable.stream().map(Leg::label).toList();
+            throw new CliException(CliException.USAGE, "--legs: cannot run " + String.join(", ", problems) + " on "
+                    + indexLabel + "; legs available: " + (have.isEmpty() ? "none" : String.join(", ", have)));
+        }
+    }
+
     static void run(IndexSession session, Parsed p, boolean extend, boolean json, String indexLabel) {
         List<String> notes = new ArrayList<>();
         Set<Leg> legs = p.legs();
-        if (legs.contains(Leg.DENSE) && session.embedder == null) {
-            notes.add("the dense leg is not available for this index or this run; ran the other legs");
+        if (!legs.isEmpty()) {
+            requireRunnable(session, legs, indexLabel);
         }
         SearchRequest request = SearchRequest.builder(p.query()).limit(p.limit()).filter(p.filter()).legs(legs)
                 .adaptive(extend).explain(true).build();
