@@ -27,7 +27,9 @@ class CliTest {
                 .contains("chunks:  8 (section 3, type 2, constructor 1, method 2)".replace(
                         "section 3, type 2, constructor 1, method 2", "section 3, method 2, type 2, constructor 1"))
                 .contains("test source 1").contains("dense:   off (BM25 only)");
-        assertThat(Files.exists(root.resolve(".neural-text/files.tsv"))).isTrue();
+        // the file manifest is committed inside the store's generation, checksummed with it
+        assertThat(Files.exists(root.resolve(".neural-text/gen-1/attachment-files.tsv"))).isTrue();
+        assertThat(Files.exists(root.resolve(".neural-text/files.tsv"))).isFalse();
 
         Path idx = root.resolve(".neural-text");
         CliFixture.Result search = CliFixture.run("search", "backoffDelay", "--index", idx.toString(), "--limit", "2",

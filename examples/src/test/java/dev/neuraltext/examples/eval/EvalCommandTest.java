@@ -92,8 +92,9 @@ class EvalCommandTest {
                 "--techniques", "dense", "--no-cache", "--out", out.toString())).isEqualTo(2);
         assertThat(NeuralTextCli.run("eval", "--dataset", fixture().toString(), "--no-dense", "--quiet",
                 "--techniques", "bm25+turbo", "--no-cache", "--out", out.toString())).isEqualTo(2);
+        // a missing dataset is bad input, as in every command (exit 2)
         assertThat(NeuralTextCli.run("eval", "--dataset", out.resolve("missing").toString(), "--no-dense", "--quiet",
-                "--no-cache")).isEqualTo(1);
+                "--no-cache")).isEqualTo(2);
         assertThat(NeuralTextCli.run("eval", "--dataset", fixture().toString(), "--no-dense", "--quiet",
                 "--techniques", "bm25", "--compare", "bm25:dense", "--no-cache", "--out", out.toString())).isEqualTo(2);
     }
