@@ -40,7 +40,8 @@ class CrashConsistencyTest {
             // the child's output goes to a file: killing a process closes its pipes, losing lines not yet read
             Path log = tmp.resolve("writer-" + kill + ".log");
             Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp", System.getProperty("java.class.path"), SaveLoop.class.getName(), dir.toString(),
+                    "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+                    SaveLoop.class.getName(), dir.toString(),
                     Integer.toString(committed)).redirectError(ProcessBuilder.Redirect.DISCARD)
                     .redirectOutput(log.toFile()).start();
             try {
