@@ -1,0 +1,1 @@
+class Ok { int okMethod() { return 1; } }
