@@ -86,7 +86,7 @@ final class Glob {
                     int close = glob.indexOf(']', i + 2);
                     if (close < 0) {
                         throw new IllegalArgumentException("glob pattern has an unclosed '[': '" + glob
-                                + "' (write \\[ for a literal bracket)");
+                                + "' (write [[] for a literal '[')");
                     }
                     String cls = glob.substring(i + 1, close);
                     if (cls.startsWith("!")) {
