@@ -186,6 +186,11 @@ public final class MarkdownChunker implements Chunker {
             emitSection(out, ids, path, baseMeta, listMeta, headingTexts.get(i), sectionPath, sectionPath, src,
                     from, to, fm.bodyLineOffset());
         }
+        if (out.isEmpty() && !document.text().isBlank()) {
+            // front matter and nothing else: keep the file findable, by its text and by its metadata
+            SourceText whole = new SourceText(document.text());
+            emitSection(out, ids, path, baseMeta, listMeta, title, title, "_preamble", whole, 1, whole.lineCount(), 0);
+        }
         return out;
     }
 

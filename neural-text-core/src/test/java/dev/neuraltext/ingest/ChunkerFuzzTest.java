@@ -95,7 +95,8 @@ class ChunkerFuzzTest {
             }
         }
         if (!text.isBlank()) {
-            assertThat(chunks).as("chunks of a non-blank %s", source).isNotEmpty();
+            assertThat(chunks).as("chunks of a non-blank %s: %s", source,
+                    text.length() > 300 ? text.substring(0, 300) + "..." : text).isNotEmpty();
         }
     }
 
