@@ -39,6 +39,12 @@ import org.junit.jupiter.api.Test;
  * (cosine) and sparse (dot product) legs, which are exact computations; BM25 is only asserted to put the one chunk
  * containing every query term first, since BM25 variants (field weighting, IDF formula, tokenisation) rank the rest
  * differently. Vectors are compared with a tolerance of {@value #SCORE_TOLERANCE}.
+ *
+ * <p>For your own store: depend on {@code neural-text-core}'s test-jar ({@code <type>test-jar</type>}, test scope)
+ * plus {@code junit-jupiter} and {@code assertj-core}, extend this class in any package and implement
+ * {@link #createStore(int)}; the helpers are {@code protected}. A store that wraps another must pass on the declared
+ * capabilities ({@link CaseStore#denseDimension()} and the like) too. The project's consumer build
+ * ({@code examples/src/it/consumer}) runs this contract against such a user-side store.
  */
 public abstract class CaseStoreContract {
 

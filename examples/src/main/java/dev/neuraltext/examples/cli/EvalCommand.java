@@ -25,7 +25,9 @@ final class EvalCommand implements Callable<Integer> {
     String split;
 
     @Option(names = "--techniques", split = ",", paramLabel = "<name>",
-            description = "comma-separated techniques, e.g. bm25,hybrid-rrf,hybrid-rrf+adaptive; 'none' for peers only")
+            description = "comma-separated techniques: bm25, dense, sparse, hybrid (the library default, automatic "
+                    + "fusion), hybrid-rrf, hybrid-weighted, each optionally followed by +rerank and/or +adaptive "
+                    + "(e.g. hybrid,hybrid-rrf+adaptive); 'none' for peers only")
     List<String> techniques = new ArrayList<>();
 
     @Option(names = "--peers", arity = "0..1", split = ",", fallbackValue = "all", paramLabel = "<peer>",
