@@ -15,6 +15,8 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -27,12 +29,16 @@ import java.util.Objects;
  * leg: no model, no files, deterministic, built in milliseconds. The files are classpath resources under
  * {@value #RESOURCE_FOLDER}; their {@code path} metadata is the path in {@link #PATHS}.
  *
- * <p>Stateless; every call returns new objects, so tests may run in parallel.
+ * <p>Thread-safe: the chunks are parsed once and immutable, and every {@link #retriever()} is a new retriever over a
+ * new store, so tests may run in parallel.
  */
 public final class FixtureCorpus {
 
     /** Where the files are on the classpath. */
     public static final String RESOURCE_FOLDER = "dev/neuraltext/testing/corpus/";
+
+    /** The file name, in {@link #RESOURCE_FOLDER}, of the corpus already chunked. */
+    public static final String CHUNKS_FILE = "chunks.tsv";
 
     /** The {@code path} metadata of the five files, in indexing order. */
     public static final List<String> PATHS = List.of(
@@ -76,8 +82,17 @@ public final class FixtureCorpus {
                 new KnownAnswer("should we try the failed call again", methods, PATHS.get(0), "RetryPolicy.shouldRetry"));
     }
 
-    /** The corpus chunked: Java by type and method, Markdown by heading section (front-matter tags become list metadata). */
+    /**
+     * The corpus chunked: Java by type and method, Markdown by heading section (front-matter tags become list
+     * metadata). Read from {@code chunks.tsv}, which holds exactly what {@link #chunkSources()} makes (a test
+     * keeps the two equal), so that a test's first retriever does not pay for loading the Java parser.
+     */
     public static List<ChunkInput> chunks() {
+        return Chunked.CHUNKS;
+    }
+
+    /** The corpus files chunked now by {@link JavaSourceChunker} and {@link MarkdownChunker}. */
+    public static List<ChunkInput> chunkSources() {
         Chunker java = new JavaSourceChunker();
         Chunker markdown = MarkdownChunker.create();
         List<ChunkInput> chunks = new ArrayList<>();
@@ -86,7 +101,76 @@ public final class FixtureCorpus {
             ExtractionResult document = new ExtractionResult(path, text, Map.of(ChunkMetadata.PATH, path), Map.of());
             chunks.addAll((path.endsWith(".java") ? java : markdown).chunk(document));
         }
-        return chunks;
+        return List.copyOf(chunks);
+    }
+
+    /** Lazy holder: the first {@link #chunks()} call reads the chunk file, thread-safely. */
+    private static final class Chunked {
+        static final List<ChunkInput> CHUNKS = parseChunks(read(CHUNKS_FILE));
+    }
+
+    /**
+     * {@code chunks} in the chunk-file format: per chunk a {@code chunk}, {@code meta}, {@code list}, {@code field}
+     * and {@code text} line, tab-separated, with backslash, tab, carriage return and newline escaped.
+     */
+    static String formatChunks(List<ChunkInput> chunks) {
+        StringBuilder out = new StringBuilder();
+        for (ChunkInput c : chunks) {
+            out.append("chunk\t").append(escape(c.id())).append('\n');
+            c.metadata().forEach((k, v) -> out.append("meta\t").append(escape(k)).append('\t').append(escape(v)).append('\n'));
+            c.listMetadata().forEach((k, values) -> {
+                out.append("list\t").append(escape(k));
+                values.forEach(v -> out.append('\t').append(escape(v)));
+                out.append('\n');
+            });
+            c.fields().forEach((k, v) -> out.append("field\t").append(escape(k)).append('\t').append(escape(v)).append('\n'));
+            out.append("text\t").append(escape(c.text())).append('\n');
+        }
+        return out.toString();
+    }
+
+    static List<ChunkInput> parseChunks(String file) {
+        List<ChunkInput> chunks = new ArrayList<>();
+        String id = null;
+        Map<String, String> meta = new LinkedHashMap<>();
+        Map<String, List<String>> lists = new LinkedHashMap<>();
+        Map<String, String> fields = new LinkedHashMap<>();
+        for (String line : file.split("\n")) {
+            String[] cells = line.split("\t", -1);
+            switch (cells[0]) {
+                case "chunk" -> id = unescape(cells[1]);
+                case "meta" -> meta.put(unescape(cells[1]), unescape(cells[2]));
+                case "list" -> lists.put(unescape(cells[1]),
+                        Arrays.stream(cells, 2, cells.length).map(FixtureCorpus::unescape).toList());
+                case "field" -> fields.put(unescape(cells[1]), unescape(cells[2]));
+                case "text" -> {
+                    chunks.add(new ChunkInput(id, unescape(cells[1]), meta, lists, fields));
+                    meta = new LinkedHashMap<>();
+                    lists = new LinkedHashMap<>();
+                    fields = new LinkedHashMap<>();
+                }
+                default -> throw new IllegalStateException("fixture chunk file: unknown line kind '" + cells[0] + "'");
+            }
+        }
+        return List.copyOf(chunks);
+    }
+
+    private static String escape(String s) {
+        return s.replace("\\", "\\\\").replace("\t", "\\t").replace("\r", "\\r").replace("\n", "\\n");
+    }
+
+    private static String unescape(String s) {
+        StringBuilder out = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\\' && i + 1 < s.length()) {
+                char next = s.charAt(++i);
+                out.append(next == 't' ? '\t' : next == 'r' ? '\r' : next == 'n' ? '\n' : next);
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
     }
 
     /**

@@ -11,6 +11,7 @@ import dev.neuraltext.search.SearchRequest;
 import dev.neuraltext.search.SearchResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -30,6 +31,19 @@ class FixtureCorpusTest {
         assertThat(chunks).extracting(ChunkInput::id).doesNotHaveDuplicates();
         assertThat(chunks).filteredOn(c -> c.metadata().get(ChunkMetadata.PATH).equals("docs/retries.md"))
                 .allSatisfy(c -> assertThat(c.listMetadata().get(ChunkMetadata.TAGS)).containsExactly("retry", "http"));
+    }
+
+    @Test
+    void theShippedChunkFileHoldsExactlyWhatTheChunkersMakeNow() throws IOException {
+        List<ChunkInput> now = FixtureCorpus.chunkSources();
+        assertThat(FixtureCorpus.parseChunks(FixtureCorpus.formatChunks(now))).isEqualTo(now);
+        Path regenerated = Path.of("target", FixtureCorpus.CHUNKS_FILE);
+        Files.createDirectories(regenerated.getParent());
+        Files.writeString(regenerated, FixtureCorpus.formatChunks(now), StandardCharsets.UTF_8);
+        assertThat(FixtureCorpus.chunks())
+                .as("the chunkers changed: copy %s to src/test/resources/%s%s", regenerated.toAbsolutePath(),
+                        FixtureCorpus.RESOURCE_FOLDER, FixtureCorpus.CHUNKS_FILE)
+                .isEqualTo(now);
     }
 
     @Test

@@ -21,6 +21,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * A LangChain4j {@link ContentRetriever} backed by a {@link HybridCaseRetriever}: BM25 over code-aware terms, dense and
@@ -43,6 +44,8 @@ import java.util.function.Function;
  * per-query filter function and listener are.
  */
 public final class NeuralTextContentRetriever implements ContentRetriever {
+
+    private static final Pattern LINE_NUMBER = Pattern.compile("\\d{1,9}");
 
     private final HybridCaseRetriever retriever;
     private final int limit;
@@ -98,7 +101,7 @@ public final class NeuralTextContentRetriever implements ContentRetriever {
             Metadata metadata = new Metadata().put("id", hit.id());
             hit.metadata().forEach((key, value) -> {
                 boolean line = key.equals(ChunkMetadata.START_LINE) || key.equals(ChunkMetadata.END_LINE);
-                if (line && value.matches("\\d{1,9}")) {
+                if (line && LINE_NUMBER.matcher(value).matches()) {
                     metadata.put(key, Integer.parseInt(value));
                 } else {
                     metadata.put(key, value);

@@ -15,6 +15,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 import org.springframework.ai.document.Document;
 import org.springframework.ai.rag.Query;
 import org.springframework.ai.rag.retrieval.search.DocumentRetriever;
@@ -45,6 +46,8 @@ public final class NeuralTextDocumentRetriever implements DocumentRetriever {
     public static final String FILTER_EXPRESSION = "neural_text_filter";
     /** The metadata key of the fused score (before any reranking). */
     public static final String FUSED_SCORE = "fusedScore";
+
+    private static final Pattern LINE_NUMBER = Pattern.compile("\\d{1,9}");
 
     private final HybridCaseRetriever retriever;
     private final int limit;
@@ -118,7 +121,7 @@ public final class NeuralTextDocumentRetriever implements DocumentRetriever {
             Map<String, Object> metadata = new LinkedHashMap<>();
             hit.metadata().forEach((key, value) -> {
                 boolean line = key.equals(ChunkMetadata.START_LINE) || key.equals(ChunkMetadata.END_LINE);
-                metadata.put(key, line && value.matches("\\d{1,9}") ? Integer.valueOf(value) : value);
+                metadata.put(key, line && LINE_NUMBER.matcher(value).matches() ? Integer.valueOf(value) : value);
             });
             metadata.putAll(hit.listMetadata());
             metadata.put(FUSED_SCORE, hit.fusedScore());

@@ -14,7 +14,7 @@ class DemoFirstRunNoteTest {
         assertThat(DemoCommand.firstRunNote(150, (long) (perCore * 2 * 120), 2)).contains("about 2 minutes");
         assertThat(DemoCommand.firstRunNote(150, (long) (perCore * 4 * 120), 4)).contains("about 2 minutes");
         assertThat(DemoCommand.firstRunNote(150, (long) (perCore * 2 * 120), 1)).contains("about 4 minutes");
-        assertThat(DemoCommand.firstRunNote(10, (long) (perCore * 60), 1)).contains("about 1 minute on 1 core.");
+        assertThat(DemoCommand.firstRunNote(10, (long) (perCore * 60), 1)).contains("about 1 minute on 1 core (");
     }
 
     @Test
