@@ -152,10 +152,11 @@ public abstract class CaseStoreContract {
     }
 
     @Test
-    public void denseDimensionIsTheDimensionOfItsVectors() {
+    public void denseDimensionIsTheDimensionOfItsVectorsWhenDeclared() {
         CaseStore s = store(4);
         s.upsert(smallCorpus());
-        assertThat(s.denseDimension()).hasValue(4);
+        // a store may leave it undeclared (the SPI default); one that declares it must declare the right one
+        s.denseDimension().ifPresent(d -> assertThat(d).isEqualTo(4));
     }
 
     @Test
