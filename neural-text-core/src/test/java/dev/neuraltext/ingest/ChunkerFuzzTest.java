@@ -42,9 +42,9 @@ class ChunkerFuzzTest {
             }
             case 1 -> { // a huge literal, or a long operator chain
                 if (random.nextBoolean()) {
-                    sb.append("class L { String s = \"").append("x".repeat(random.nextInt(200_000))).append("\"; }");
+                    sb.append("class L { String s = \"").append("x".repeat(random.nextInt(50_000))).append("\"; }");
                 } else {
-                    sb.append("class C { int v = ").append("1 + ".repeat(random.nextInt(20_000))).append("1; }");
+                    sb.append("class C { int v = ").append("1 + ".repeat(random.nextInt(5_000))).append("1; }");
                 }
             }
             default -> { // random pieces: unbalanced braces, stray comments and quotes

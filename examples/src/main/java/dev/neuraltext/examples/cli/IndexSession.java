@@ -209,11 +209,18 @@ final class IndexSession implements AutoCloseable {
         InMemoryCaseStore store = null;
         IndexManifest manifest = null;
         String rebuildReason = null;
+        boolean migrating = false;
         if (InMemoryCaseStore.exists(indexDir)) {
             try {
                 store = config.load(indexDir, expected);
                 manifest = store.loadedAttachment(MANIFEST_FILE)
                         .map(b -> IndexManifest.fromBytes(b, indexDir + " " + MANIFEST_FILE)).orElse(null);
+                if (manifest == null) {
+                    // an index saved before the manifest moved into the generation: adopt the loose file once,
+                    // guarded by the chunk-count check below, rather than re-embedding everything
+                    manifest = IndexManifest.load(indexDir.resolve(MANIFEST_FILE)).orElse(null);
+                    migrating = manifest != null;
+                }
                 if (manifest == null) {
                     rebuildReason = "the file manifest is missing";
                 } else if (manifest.chunkCount() != store.count(PayloadFilter.all())) {
@@ -247,7 +254,7 @@ final class IndexSession implements AutoCloseable {
         } finally {
             progress.done();
         }
-        if (rebuilt || update.changed()) {
+        if (rebuilt || update.changed() || migrating) {
             store.save(lock, session.retriever.fingerprint(), Map.of(MANIFEST_FILE, update.manifest().toBytes()));
             deleteLegacyManifest(indexDir, err);
         }
