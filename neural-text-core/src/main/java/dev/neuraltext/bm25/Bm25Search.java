@@ -12,13 +12,15 @@ import java.util.function.Predicate;
 
 /**
  * The top-k search of a {@link Bm25Index} over its {@link InvertedIndex}, scored by {@link Bm25FScorer}: document at a
- * time with MaxScore dynamic pruning (Turtle and Flood, 1995; what Lucene's {@code MaxScoreBulkScorer} does per
- * block). Each query term has an upper bound, its score at its largest {@code tf~}. Terms are sorted by bound; once
- * the top k is full, the longest prefix of low-bound terms whose bounds add up to less than the k-th score is
- * <em>non-essential</em>: a document that has only those terms cannot enter the top k, so candidates come from the
- * essential terms alone, and a candidate's non-essential terms are looked up (skipping their postings forward) only
- * while its score could still reach the k-th score. Bounds are widened by a relative {@code 1e-9}, so rounding never
- * prunes a document that could enter.
+ * time with MaxScore dynamic pruning (Turtle and Flood, 1995) over windows of doc ordinals, as Lucene's
+ * {@code MaxScoreBulkScorer} does. In each window of {@code 1 << InvertedIndex.WINDOW_SHIFT} ordinals every query
+ * term has an upper bound, its score at its largest {@code tf~} in that window (long postings) or overall (short
+ * ones). Terms are sorted by bound; once the top k is full, the longest prefix of low-bound terms whose bounds add up
+ * to less than the k-th score is <em>non-essential</em>: a document that has only those terms cannot enter the top k,
+ * so candidates come from the essential terms alone, and a candidate's non-essential terms are looked up (skipping
+ * their postings forward) only while its score could still reach the k-th score. A window whose bounds add up to less
+ * than the k-th score is skipped whole. Bounds are widened by a relative {@code 1e-9}, so rounding never prunes a
+ * document that could enter.
  *
  * <p>The results are identical to exhaustive scoring: the same documents, in the same order, with the same scores to
  * the last bit, because each returned score is summed in query-term order exactly as {@link Bm25Explanation} sums it.
@@ -57,7 +59,8 @@ final class Bm25Search {
         int m = 0;
         Postings[] postings = new Postings[queryTerms.size()];
         double[] weight = new double[postings.length];
-        double[] bound = new double[postings.length];
+        double[] globalBound = new double[postings.length];
+        float[][] windowMax = new float[postings.length][];
         for (Map.Entry<String, Double> qt : queryTerms.entrySet()) {
             double qw = qt.getValue();
             int term = index.term(qt.getKey());
@@ -66,88 +69,113 @@ final class Bm25Search {
             }
             postings[m] = index.postings(term);
             weight[m] = qw * Bm25FScorer.idf(index.live(), index.df(term));
-            bound[m] = scorer.score(weight[m], index.maxTfTilde(term, fields)) * SLACK;
+            InvertedIndex.TermBound b = index.bound(term, fields);
+            globalBound[m] = scorer.score(weight[m], b.maxTfTilde()) * SLACK;
+            windowMax[m] = b.windowMax();
             m++;
         }
         if (m == 0) {
             return List.of();
         }
-        // by bound ascending; prefix[k] = the sum of the bounds of order[0..k]
-        int[] order = byBound(bound, m);
-        double[] prefix = new double[m];
-        for (int k = 0; k < m; k++) {
-            prefix[k] = (k == 0 ? 0 : prefix[k - 1]) + bound[order[k]];
-        }
         int[] cursor = new int[m];
         double[] contribution = new double[m];
         int[] scoredDoc = new int[m];
         Arrays.fill(scoredDoc, -1);
+        double[] bound = new double[m];
+        int[] order = new int[m];
+        double[] prefix = new double[m];
         PriorityQueue<Hit> top = new PriorityQueue<>(limit + 1, WORST_FIRST);
         double threshold = Double.NEGATIVE_INFINITY; // the k-th score once the top k is full
-        int essential = 0; // order[essential..m-1] are the essential terms
+        int windows = (index.maxDoc() >> InvertedIndex.WINDOW_SHIFT) + 1;
 
-        while (true) {
-            int doc = Integer.MAX_VALUE;
-            for (int k = essential; k < m; k++) {
-                int j = order[k];
-                if (cursor[j] < postings[j].size) {
-                    doc = Math.min(doc, postings[j].docs[cursor[j]]);
+        for (int window = 0; window < windows; window++) {
+            int windowStart = window << InvertedIndex.WINDOW_SHIFT;
+            int windowEnd = windowStart + (1 << InvertedIndex.WINDOW_SHIFT);
+            // this window's bounds: the term's largest tf~ in it, where known; ordered ascending, with prefix sums
+            for (int j = 0; j < m; j++) {
+                float[] w = windowMax[j];
+                bound[j] = w == null ? globalBound[j]
+                        : window < w.length ? scorer.score(weight[j], w[window]) * SLACK : 0;
+            }
+            sortByBound(bound, order, m);
+            for (int k = 0; k < m; k++) {
+                prefix[k] = (k == 0 ? 0 : prefix[k - 1]) + bound[order[k]];
+            }
+            if (prefix[m - 1] * SLACK < threshold) {
+                continue; // no document of this window can enter the top k
+            }
+            int essential = 0; // order[essential..m-1] are the essential terms
+            while (essential < m && prefix[essential] * SLACK < threshold) {
+                essential++;
+            }
+            while (true) {
+                int doc = Integer.MAX_VALUE;
+                for (int k = essential; k < m; k++) {
+                    int j = order[k];
+                    Postings p = postings[j];
+                    int c = cursor[j] = advance(p, cursor[j], windowStart);
+                    if (c < p.size && p.docs[c] < doc) {
+                        doc = p.docs[c];
+                    }
                 }
-            }
-            if (doc == Integer.MAX_VALUE) {
-                break;
-            }
-            double partial = 0;
-            for (int k = essential; k < m; k++) {
-                int j = order[k];
-                Postings p = postings[j];
-                if (cursor[j] < p.size && p.docs[cursor[j]] == doc) {
-                    partial += score(p, j, doc, cursor, fields, scorer, weight, contribution, scoredDoc);
-                }
-            }
-            boolean possible = true;
-            for (int k = essential - 1; k >= 0; k--) { // non-essential terms, highest bound first
-                if ((partial + prefix[k]) * SLACK < threshold) {
-                    possible = false;
+                if (doc >= windowEnd) {
                     break;
                 }
-                int j = order[k];
-                Postings p = postings[j];
-                cursor[j] = advance(p, cursor[j], doc);
-                if (cursor[j] < p.size && p.docs[cursor[j]] == doc) {
-                    partial += score(p, j, doc, cursor, fields, scorer, weight, contribution, scoredDoc);
+                double partial = 0;
+                for (int k = essential; k < m; k++) {
+                    int j = order[k];
+                    Postings p = postings[j];
+                    if (cursor[j] < p.size && p.docs[cursor[j]] == doc) {
+                        partial += score(p, j, doc, cursor, fields, scorer, weight, contribution, scoredDoc);
+                    }
                 }
-            }
-            if (!possible || partial <= 0) {
-                continue;
-            }
-            String id = index.id(doc);
-            if (id == null) {
-                continue; // deleted, awaiting compaction
-            }
-            double score = 0; // in query order, as the explanation and exhaustive scoring sum it
-            for (int j = 0; j < m; j++) {
-                if (scoredDoc[j] == doc) {
-                    score += contribution[j];
+                boolean possible = true;
+                for (int k = essential - 1; k >= 0; k--) { // non-essential terms, highest bound first
+                    if ((partial + prefix[k]) * SLACK < threshold) {
+                        possible = false;
+                        break;
+                    }
+                    int j = order[k];
+                    Postings p = postings[j];
+                    cursor[j] = advance(p, cursor[j], doc);
+                    if (cursor[j] < p.size && p.docs[cursor[j]] == doc) {
+                        partial += score(p, j, doc, cursor, fields, scorer, weight, contribution, scoredDoc);
+                    }
                 }
-            }
-            if (top.size() == limit) {
-                Hit worst = top.peek();
-                if (score < worst.score() || (score == worst.score() && id.compareTo(worst.id()) > 0)) {
-                    continue; // could not enter the top k, whatever the filter says
+                if (!possible || partial <= 0) {
+                    continue;
                 }
-            }
-            if (accept != null && !accept.test(id)) {
-                continue;
-            }
-            top.add(new Hit(doc, id, score));
-            if (top.size() > limit) {
-                top.poll();
-            }
-            if (top.size() == limit) {
-                threshold = top.peek().score();
-                while (essential < m && prefix[essential] * SLACK < threshold) {
-                    essential++;
+                String id = index.id(doc);
+                if (id == null) {
+                    continue; // deleted, awaiting compaction
+                }
+                double score = 0; // in query order, as the explanation and exhaustive scoring sum it
+                for (int j = 0; j < m; j++) {
+                    if (scoredDoc[j] == doc) {
+                        score += contribution[j];
+                    }
+                }
+                if (top.size() == limit) {
+                    Hit worst = top.peek();
+                    if (score < worst.score() || (score == worst.score() && id.compareTo(worst.id()) > 0)) {
+                        continue; // could not enter the top k, whatever the filter says
+                    }
+                }
+                if (accept != null && !accept.test(id)) {
+                    continue;
+                }
+                top.add(new Hit(doc, id, score));
+                if (top.size() > limit) {
+                    top.poll();
+                }
+                if (top.size() == limit) {
+                    threshold = top.peek().score();
+                    while (essential < m && prefix[essential] * SLACK < threshold) {
+                        essential++;
+                    }
+                    if (essential == m) {
+                        break; // nothing left in this window can enter
+                    }
                 }
             }
         }
@@ -205,16 +233,15 @@ final class Bm25Search {
         return hi;
     }
 
-    private static int[] byBound(double[] bound, int m) {
-        Integer[] boxed = new Integer[m];
-        for (int j = 0; j < m; j++) {
-            boxed[j] = j;
-        }
-        Arrays.sort(boxed, (x, y) -> Double.compare(bound[x], bound[y]));
-        int[] order = new int[m];
+    /** Fills {@code order[0..m-1]} with the term indexes sorted by {@code bound} ascending (insertion sort: m is small). */
+    private static void sortByBound(double[] bound, int[] order, int m) {
         for (int k = 0; k < m; k++) {
-            order[k] = boxed[k];
+            int j = k;
+            while (j > 0 && bound[order[j - 1]] > bound[k]) {
+                order[j] = order[j - 1];
+                j--;
+            }
+            order[j] = k;
         }
-        return order;
     }
 }

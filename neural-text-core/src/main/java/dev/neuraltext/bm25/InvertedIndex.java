@@ -23,7 +23,7 @@ final class InvertedIndex {
     private final ArrayList<Postings> postings = new ArrayList<>();
     private int[] df = new int[64];
     private int[] lastDoc = new int[64]; // 1 + the last doc ordinal that counted the term in df (add() only)
-    // per term, the largest tf~ of any of its postings at some version; written by searches under the read lock
+    // per term, its tf~ bounds at some version; written by searches under the read lock
     private TermBound[] bounds = new TermBound[64];
 
     private final HashMap<String, Integer> fieldIds = new HashMap<>();
@@ -140,20 +140,28 @@ final class InvertedIndex {
         return new FieldScoring(w, b, lengthFactor, lengths);
     }
 
+    /** Documents per pruning window: {@link TermBound#windowMax()} has one entry per window of this many ordinals. */
+    static final int WINDOW_SHIFT = 12;
+
+    /** Terms with fewer posting entries keep only their global bound (their candidates are few anyway). */
+    static final int MIN_ENTRIES_FOR_WINDOWS = 256;
+
     /**
-     * The largest {@code tf~} of {@code term} over its postings (deleted documents included, so it bounds the live
-     * ones), with {@code fields} taken at the current version. Computed on the first search after a change and cached
-     * per term; searches holding the read lock may race to compute it, which is harmless: they compute the same value,
-     * and a {@link TermBound} is immutable, so a reader sees either a whole old bound (stale, recomputed) or a whole
-     * new one.
+     * The bounds of {@code term}'s {@code tf~} over its postings (deleted documents included, so they bound the live
+     * ones), with {@code fields} taken at the current version: the largest overall, and for long postings the largest
+     * in each window of {@code 1 << WINDOW_SHIFT} doc ordinals. Computed on the first search after a change and cached
+     * per term; searches holding the read lock may race to compute it, which is harmless: they compute the same
+     * value, and a {@link TermBound} is immutable, so a reader sees either a whole old bound (stale, recomputed) or a
+     * whole new one.
      */
-    double maxTfTilde(int term, FieldScoring fields) {
+    TermBound bound(int term, FieldScoring fields) {
         TermBound bound = bounds[term];
         if (bound != null && bound.version() == version) {
-            return bound.maxTfTilde();
+            return bound;
         }
         Postings p = postings.get(term);
         double max = 0;
+        float[] windows = p.size >= MIN_ENTRIES_FOR_WINDOWS ? new float[(maxDoc >> WINDOW_SHIFT) + 1] : null;
         int i = 0;
         while (i < p.size) {
             int doc = p.docs[i];
@@ -163,13 +171,28 @@ final class InvertedIndex {
                 i++;
             } while (i < p.size && p.docs[i] == doc);
             max = Math.max(max, tf);
+            if (windows != null) {
+                int w = doc >> WINDOW_SHIFT;
+                float up = (float) tf;
+                if (up < tf) {
+                    up = Math.nextUp(up); // rounded up: still a bound
+                }
+                windows[w] = Math.max(windows[w], up);
+            }
         }
-        bounds[term] = new TermBound(version, max);
-        return max;
+        bound = new TermBound(version, max, windows);
+        bounds[term] = bound;
+        return bound;
     }
 
-    /** A cached {@link #maxTfTilde} and the version it was computed at. */
-    private record TermBound(long version, double maxTfTilde) {
+    /**
+     * A term's cached {@code tf~} bounds and the version they were computed at.
+     *
+     * @param maxTfTilde the largest {@code tf~} of any of its postings
+     * @param windowMax  per window of doc ordinals, a float at least the largest {@code tf~} in it (0 where the term
+     *                   is absent); null for short postings
+     */
+    record TermBound(long version, double maxTfTilde, float[] windowMax) {
     }
 
     // ------------------------------------------------------------------ writes

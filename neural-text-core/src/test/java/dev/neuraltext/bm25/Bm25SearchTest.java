@@ -21,16 +21,28 @@ class Bm25SearchTest {
 
     @Test
     void prunedSearchEqualsExhaustiveScoringOnRandomCorpora() {
+        assertThat(compare(12, 50, 900, 25, 1000)).isGreaterThan(5_000);
+    }
+
+    @Test
+    void prunedSearchEqualsExhaustiveScoringAcrossManyWindows() {
+        // several windows of doc ordinals, and terms long enough to get per-window bounds
+        assertThat(3 << InvertedIndex.WINDOW_SHIFT).isLessThan(14_000);
+        assertThat(compare(1, 13_000, 1, 12, 2000)).isGreaterThan(50);
+    }
+
+    /** Random corpora of {@code minDocs + random(spread)} documents; returns how many results were compared. */
+    private static int compare(int corpora, int minDocs, int spread, int queries, long seed) {
         int compared = 0;
-        for (int corpus = 0; corpus < 12; corpus++) {
-            Random random = new Random(1000 + corpus);
+        for (int corpus = 0; corpus < corpora; corpus++) {
+            Random random = new Random(seed + corpus);
             // a Zipf-like vocabulary: few frequent terms, many rare ones, so bounds differ and pruning kicks in
             int vocabulary = 20 + random.nextInt(400);
             Bm25Index index = corpus % 3 == 0 ? Bm25Index.builder().clearFieldSettings().build()
                     : Bm25Index.builder().build();
             Map<String, Integer> group = new HashMap<>();
             List<String> ids = new ArrayList<>();
-            int documents = 50 + random.nextInt(900);
+            int documents = minDocs + random.nextInt(spread);
             for (int d = 0; d < documents; d++) {
                 String id = "doc-" + d;
                 index.upsert(id, Map.of("name", words(random, vocabulary, 1 + random.nextInt(2)),
@@ -46,7 +58,7 @@ class Bm25SearchTest {
                     index.upsert(id, Map.of("body", words(random, vocabulary, 1 + random.nextInt(30))));
                 }
             }
-            for (int q = 0; q < 25; q++) {
+            for (int q = 0; q < queries; q++) {
                 String query = words(random, vocabulary, 1 + random.nextInt(12));
                 int limit = 1 + random.nextInt(random.nextBoolean() ? 10 : 200);
                 int excluded = random.nextInt(6); // 5 = no filter
@@ -58,7 +70,7 @@ class Bm25SearchTest {
                 compared += actual.size();
             }
         }
-        assertThat(compared).isGreaterThan(5_000);
+        return compared;
     }
 
     @Test
