@@ -247,7 +247,7 @@ public final class Bm25Index {
         }
         lock.readLock().lock();
         try {
-            return Bm25Search.exhaustive(index, scorer, queryTerms, limit, accept);
+            return Bm25Search.search(index, scorer, queryTerms, limit, accept);
         } finally {
             lock.readLock().unlock();
         }

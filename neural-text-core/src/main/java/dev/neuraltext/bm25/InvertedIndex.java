@@ -23,6 +23,8 @@ final class InvertedIndex {
     private final ArrayList<Postings> postings = new ArrayList<>();
     private int[] df = new int[64];
     private int[] lastDoc = new int[64]; // 1 + the last doc ordinal that counted the term in df (add() only)
+    // per term, its tf~ bounds at some version; written by searches under the read lock
+    private TermBound[] bounds = new TermBound[64];
 
     private final HashMap<String, Integer> fieldIds = new HashMap<>();
     private final ArrayList<String> fieldNames = new ArrayList<>();
@@ -120,6 +122,77 @@ final class InvertedIndex {
     /** The field's average length over the documents that have it; 1 when none has it. */
     double averageLength(int field) {
         return fieldDocCount[field] == 0 ? 1.0 : (double) fieldLenSum[field] / fieldDocCount[field];
+    }
+
+    /** The per-field parameters of scoring at the current statistics: weights, b, length factors and lengths. */
+    FieldScoring fieldScoring() {
+        int fields = fieldNames.size();
+        double[] w = new double[fields];
+        double[] b = new double[fields];
+        double[] lengthFactor = new double[fields];
+        int[][] lengths = new int[fields][];
+        for (int f = 0; f < fields; f++) {
+            w[f] = fieldW[f];
+            b[f] = fieldB[f];
+            lengthFactor[f] = Bm25FScorer.lengthFactor(b[f], averageLength(f));
+            lengths[f] = fieldLen[f];
+        }
+        return new FieldScoring(w, b, lengthFactor, lengths);
+    }
+
+    /** Documents per pruning window: {@link TermBound#windowMax()} has one entry per window of this many ordinals. */
+    static final int WINDOW_SHIFT = 12;
+
+    /** Terms with fewer posting entries keep only their global bound (their candidates are few anyway). */
+    static final int MIN_ENTRIES_FOR_WINDOWS = 256;
+
+    /**
+     * The bounds of {@code term}'s {@code tf~} over its postings (deleted documents included, so they bound the live
+     * ones), with {@code fields} taken at the current version: the largest overall, and for long postings the largest
+     * in each window of {@code 1 << WINDOW_SHIFT} doc ordinals. Computed on the first search after a change and cached
+     * per term; searches holding the read lock may race to compute it, which is harmless: they compute the same
+     * value, and a {@link TermBound} is immutable, so a reader sees either a whole old bound (stale, recomputed) or a
+     * whole new one.
+     */
+    TermBound bound(int term, FieldScoring fields) {
+        TermBound bound = bounds[term];
+        if (bound != null && bound.version() == version) {
+            return bound;
+        }
+        Postings p = postings.get(term);
+        double max = 0;
+        float[] windows = p.size >= MIN_ENTRIES_FOR_WINDOWS ? new float[(maxDoc >> WINDOW_SHIFT) + 1] : null;
+        int i = 0;
+        while (i < p.size) {
+            int doc = p.docs[i];
+            double tf = 0;
+            do {
+                tf += fields.tf(p.fieldTf[i], doc);
+                i++;
+            } while (i < p.size && p.docs[i] == doc);
+            max = Math.max(max, tf);
+            if (windows != null) {
+                int w = doc >> WINDOW_SHIFT;
+                float up = (float) tf;
+                if (up < tf) {
+                    up = Math.nextUp(up); // rounded up: still a bound
+                }
+                windows[w] = Math.max(windows[w], up);
+            }
+        }
+        bound = new TermBound(version, max, windows);
+        bounds[term] = bound;
+        return bound;
+    }
+
+    /**
+     * A term's cached {@code tf~} bounds and the version they were computed at.
+     *
+     * @param maxTfTilde the largest {@code tf~} of any of its postings
+     * @param windowMax  per window of doc ordinals, a float at least the largest {@code tf~} in it (0 where the term
+     *                   is absent); null for short postings
+     */
+    record TermBound(long version, double maxTfTilde, float[] windowMax) {
     }
 
     // ------------------------------------------------------------------ writes
@@ -258,6 +331,7 @@ final class InvertedIndex {
         if (t == df.length) {
             df = Arrays.copyOf(df, t * 2);
             lastDoc = Arrays.copyOf(lastDoc, t * 2);
+            bounds = Arrays.copyOf(bounds, t * 2);
         }
         return t;
     }

@@ -64,7 +64,8 @@ import org.apache.lucene.util.VectorUtil;
  * <p>Engines and legs: neural-text's {@link InMemoryCaseStore} (BM25 leg, dense leg, BM25 + dense fused with the
  * default fusion), Lucene BM25 with the eval's code analyzer ({@link LucenePeer#codeAnalyzer(boolean)}), Lucene HNSW
  * with float and with int8 (scalar-quantized) vectors, an exact {@link VectorUtil} scan, and Lucene BM25 + that scan
- * fused the same way as ours (the reference of the hybrid row). Each leg fetches {@code --leg-limit} candidates (the
+ * fused the same way as ours (the reference of the hybrid row). Both engines get the query text: ours tokenizes it
+ * inside its search, Lucene's analyzer runs inside the timed call too; query vectors are given (no model runs). Each leg fetches {@code --leg-limit} candidates (the
  * retriever's default minimum leg limit, 100); hybrid returns {@code --limit}. Reported: p50 / p95 / p99 per engine
  * and leg with the ratio to the Lucene reference of that leg, build time and throughput, retained heap per chunk after
  * a full GC, bytes on disk per chunk, save and load (open) times, and dense recall@10 against the exact scan. Indexes
@@ -327,17 +328,15 @@ public final class ScaleBenchmark {
             throws IOException {
         int legLimit = options.legLimit();
         int limit = options.limit();
+        // both engines get the query text: ours tokenizes it inside the search, Lucene analyses it in the timed call
         Analyzer queryAnalyzer = LucenePeer.codeAnalyzer(false);
-        org.apache.lucene.search.Query[] luceneQueries = new org.apache.lucene.search.Query[queryTexts.length];
-        for (int i = 0; i < queryTexts.length; i++) {
-            luceneQueries[i] = LucenePeer.termsQuery(queryAnalyzer, "text", queryTexts[i]);
-        }
         Fusion fusion = Fusion.of(FusionMethod.defaultMethod());
         List<Runner> runners = new ArrayList<>();
         runners.add(new Runner(OURS, "bm25", LUCENE_BM25,
                 i -> ids(store.search(query(queryTexts[i], null, EnumSet.of(Leg.BM25), legLimit, legLimit)))));
         runners.add(new Runner(LUCENE_BM25, "bm25", LUCENE_BM25,
-                i -> luceneIds(bm25Searcher.search(luceneQueries[i], legLimit), ids)));
+                i -> luceneIds(bm25Searcher.search(LucenePeer.termsQuery(queryAnalyzer, "text", queryTexts[i]), legLimit),
+                        ids)));
         if (vectors != null) {
             runners.add(new Runner(OURS, "dense", LUCENE_SCAN, i -> ids(store.search(
                     query(queryTexts[i], queryVectors[i], EnumSet.of(Leg.DENSE), legLimit, legLimit)))));
@@ -357,7 +356,8 @@ public final class ScaleBenchmark {
                     query(queryTexts[i], queryVectors[i], EnumSet.of(Leg.BM25, Leg.DENSE), legLimit, limit)))));
             runners.add(new Runner(LUCENE_HYBRID, "hybrid", LUCENE_HYBRID, i -> {
                 Map<Leg, List<LegResult>> legs = new EnumMap<>(Leg.class);
-                legs.put(Leg.BM25, legResults(bm25Searcher.search(luceneQueries[i], legLimit), ids));
+                legs.put(Leg.BM25, legResults(bm25Searcher.search(
+                        LucenePeer.termsQuery(queryAnalyzer, "text", queryTexts[i]), legLimit), ids));
                 int[] top = exactTop(vectors, queryVectors[i], legLimit);
                 List<LegResult> dense = new ArrayList<>(top.length);
                 for (int o : top) {

@@ -1,0 +1,128 @@
+package dev.neuraltext.bm25;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.neuraltext.fusion.LegResult;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The pruned search against exhaustive scoring on random corpora: every live document scored through
+ * {@link Bm25Index#explain} (which reads every posting of every query term), sorted by score and id, filtered, cut.
+ * The two must agree exactly: same ids, same order, same scores to the last bit.
+ */
+class Bm25SearchTest {
+
+    @Test
+    void prunedSearchEqualsExhaustiveScoringOnRandomCorpora() {
+        assertThat(compare(12, 50, 900, 25, 1000)).isGreaterThan(5_000);
+    }
+
+    @Test
+    void prunedSearchEqualsExhaustiveScoringAcrossManyWindows() {
+        // several windows of doc ordinals, and terms long enough to get per-window bounds
+        assertThat(3 << InvertedIndex.WINDOW_SHIFT).isLessThan(14_000);
+        assertThat(compare(1, 13_000, 1, 12, 2000)).isGreaterThan(50);
+    }
+
+    /** Random corpora of {@code minDocs + random(spread)} documents; returns how many results were compared. */
+    private static int compare(int corpora, int minDocs, int spread, int queries, long seed) {
+        int compared = 0;
+        for (int corpus = 0; corpus < corpora; corpus++) {
+            Random random = new Random(seed + corpus);
+            // a Zipf-like vocabulary: few frequent terms, many rare ones, so bounds differ and pruning kicks in
+            int vocabulary = 20 + random.nextInt(400);
+            Bm25Index index = corpus % 3 == 0 ? Bm25Index.builder().clearFieldSettings().build()
+                    : Bm25Index.builder().build();
+            Map<String, Integer> group = new HashMap<>();
+            List<String> ids = new ArrayList<>();
+            int documents = minDocs + random.nextInt(spread);
+            for (int d = 0; d < documents; d++) {
+                String id = "doc-" + d;
+                index.upsert(id, Map.of("name", words(random, vocabulary, 1 + random.nextInt(2)),
+                        "body", words(random, vocabulary, random.nextInt(60))));
+                group.put(id, random.nextInt(5));
+                ids.add(id);
+            }
+            for (int k = 0; k < documents / 10; k++) { // deletes and replacements: holes and compactions
+                String id = ids.get(random.nextInt(ids.size()));
+                if (random.nextBoolean()) {
+                    index.delete(id);
+                } else {
+                    index.upsert(id, Map.of("body", words(random, vocabulary, 1 + random.nextInt(30))));
+                }
+            }
+            for (int q = 0; q < queries; q++) {
+                String query = words(random, vocabulary, 1 + random.nextInt(12));
+                int limit = 1 + random.nextInt(random.nextBoolean() ? 10 : 200);
+                int excluded = random.nextInt(6); // 5 = no filter
+                Predicate<String> accept = excluded == 5 ? null : id -> group.get(id) != excluded;
+                List<LegResult> expected = exhaustive(index, ids, query, limit, accept);
+                List<LegResult> actual = index.search(query, limit, accept);
+                assertThat(actual).as("corpus %d, query '%s', limit %d, excluded %d", corpus, query, limit, excluded)
+                        .isEqualTo(expected);
+                compared += actual.size();
+            }
+        }
+        return compared;
+    }
+
+    @Test
+    void advanceFindsTheFirstEntryAtOrAfterTheTarget() {
+        Postings p = new Postings();
+        int[] docs = {1, 1, 4, 9, 9, 9, 15, 40, 41, 100};
+        for (int d : docs) {
+            p.add(d, 0, 1);
+        }
+        for (int from = 0; from < docs.length; from++) {
+            for (int target = 0; target <= 101; target++) {
+                int expected = from;
+                while (expected < docs.length && docs[expected] < target) {
+                    expected++;
+                }
+                assertThat(Bm25Search.advance(p, from, target)).as("from %d target %d", from, target)
+                        .isEqualTo(expected);
+            }
+        }
+    }
+
+    private static List<LegResult> exhaustive(Bm25Index index, List<String> ids, String query, int limit,
+            Predicate<String> accept) {
+        List<LegResult> all = new ArrayList<>();
+        for (String id : ids) {
+            index.explain(query, id).ifPresent(why -> {
+                if (!why.terms().isEmpty() && why.score() > 0 && (accept == null || accept.test(id))) {
+                    all.add(new LegResult(id, why.score()));
+                }
+            });
+        }
+        all.sort(Comparator.comparingDouble(LegResult::score).reversed().thenComparing(LegResult::id));
+        return all.subList(0, Math.min(limit, all.size()));
+    }
+
+    /** {@code count} words drawn with a skewed distribution from {@code vocabulary} distinct words. */
+    private static String words(Random random, int vocabulary, int count) {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < count; i++) {
+            double u = random.nextDouble();
+            int rank = (int) (vocabulary * u * u * u); // cubic skew: low ranks frequent
+            text.append('w').append(letters(rank)).append(' ');
+        }
+        return text.toString();
+    }
+
+    private static String letters(int n) {
+        StringBuilder s = new StringBuilder();
+        do {
+            s.append((char) ('a' + n % 26));
+            n /= 26;
+        } while (n > 0);
+        return s.toString();
+    }
+}
