@@ -94,6 +94,7 @@ public final class HybridCaseRetriever {
 
     private final CaseStore store;
     private final Embedder embedder;
+    private final DenseText denseText;
     private final SparseEncoder sparseEncoder;
     private final Reranker reranker;
     private final AdaptiveExtension extension;
@@ -107,6 +108,7 @@ public final class HybridCaseRetriever {
     private HybridCaseRetriever(Builder b) {
         this.store = b.store;
         this.embedder = b.embedder;
+        this.denseText = b.denseText;
         this.sparseEncoder = b.sparseEncoder;
         this.reranker = b.reranker;
         this.extension = b.extension;
@@ -148,14 +150,16 @@ public final class HybridCaseRetriever {
         for (int from = 0; from < chunks.size(); from += indexBatchSize) {
             List<ChunkInput> batch = chunks.subList(from, Math.min(chunks.size(), from + indexBatchSize));
             List<String> texts = new ArrayList<>(batch.size());
+            List<String> denseTexts = new ArrayList<>(batch.size());
             for (ChunkInput c : batch) {
                 texts.add(c.text());
+                denseTexts.add(denseText.apply(c));
             }
             String batchName = "batch of " + batch.size() + " chunks starting at '" + batch.get(0).id() + "'";
             List<float[]> dense = null;
             if (embedder != null) {
                 dense = step("embedding a " + batchName + " with '" + embedder.modelId() + "'",
-                        () -> embedder.embed(texts, TextRole.DOCUMENT));
+                        () -> embedder.embed(denseTexts, TextRole.DOCUMENT));
                 checkDense(dense, batch);
             }
             List<SparseVector> sparse = null;
@@ -354,12 +358,22 @@ public final class HybridCaseRetriever {
     public IndexFingerprint fingerprint() {
         IndexFingerprint f = store.fingerprint();
         if (embedder != null) {
-            f = f.withDense(embedder);
+            f = f.withDense(denseModelId(), embedder.dimension());
         }
         if (sparseEncoder != null) {
             f = f.withSparse(sparseEncoder);
         }
         return f;
+    }
+
+    /** The embedder's model id, plus {@code +text:<variant>} when the dense leg reads more than the chunk's text. */
+    private String denseModelId() {
+        return denseText == DenseText.CHUNK_TEXT ? embedder.modelId() : embedder.modelId() + "+text:" + denseText.id();
+    }
+
+    /** What the dense leg embeds of each chunk at index time. */
+    public DenseText denseText() {
+        return denseText;
     }
 
     private static <T> T step(String what, Supplier<T> action) {
@@ -389,6 +403,7 @@ public final class HybridCaseRetriever {
     public static final class Builder {
         private final CaseStore store;
         private Embedder embedder;
+        private DenseText denseText = DenseText.CHUNK_TEXT;
         private SparseEncoder sparseEncoder;
         private Reranker reranker;
         private AdaptiveExtension extension = AdaptiveExtension.defaults();
@@ -406,6 +421,15 @@ public final class HybridCaseRetriever {
         /** The dense embedder; enables {@link Leg#DENSE}. Default none. */
         public Builder embedder(Embedder embedder) {
             this.embedder = embedder;
+            return this;
+        }
+
+        /**
+         * What the dense leg embeds of each chunk; default {@link DenseText#CHUNK_TEXT}. Part of
+         * {@link #fingerprint()}, so an index embedded with another variant is detected.
+         */
+        public Builder denseText(DenseText text) {
+            this.denseText = Checks.notNull(text, "denseText");
             return this;
         }
 

@@ -2,6 +2,7 @@ package dev.neuraltext.examples.cli;
 
 import dev.neuraltext.NeuralTextException;
 import dev.neuraltext.examples.eval.EvalMain;
+import dev.neuraltext.retrieve.DenseText;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,9 +18,19 @@ import picocli.CommandLine.Option;
                 + "(default: every one the configured encoders allow)."})
 final class EvalCommand implements Callable<Integer> {
 
-    @Option(names = "--dataset", required = true, paramLabel = "<dir>",
-            description = "BEIR folder: corpus.jsonl, queries.jsonl, qrels/<split>.tsv")
-    Path dataset;
+    @Option(names = "--dataset", required = true, split = ",", paramLabel = "<dir>",
+            description = "BEIR folder(s): corpus.jsonl, queries.jsonl, qrels/<split>.tsv; several, comma-separated, "
+                    + "give one combined table plus a report per dataset in <out>/<dataset name>")
+    List<Path> datasets;
+
+    @Option(names = "--model", defaultValue = "all-minilm-l6-v2", paramLabel = "<preset>",
+            description = "dense model preset: all-minilm-l6-v2, all-minilm-l6-v2-q, bge-small-en-v1.5, "
+                    + "bge-small-en-v1.5-q, e5-small-v2 (default: ${DEFAULT-VALUE})")
+    String model;
+
+    @Option(names = "--dense-text", defaultValue = "chunk", paramLabel = "<variant>",
+            description = "what the dense leg embeds: chunk, header, header-head (default: ${DEFAULT-VALUE})")
+    String denseText;
 
     @Option(names = "--split", defaultValue = "test", description = "qrels split (default: ${DEFAULT-VALUE})")
     String split;
@@ -98,8 +109,9 @@ final class EvalCommand implements Callable<Integer> {
             }
             Path cache = noCache ? null : cacheDir != null ? cacheDir
                     : Path.of(System.getProperty("user.home"), ".cache", "neural-text", "embeddings");
-            return EvalMain.run(dataset, split, techniques, peerList, sliceBy, k, depth, out, !noDense, spladeModel,
-                    rerankerModel, alpha, warmup, cache, baseline, compare, quiet, System.out,
+            return EvalMain.run(datasets, split, techniques, peerList, sliceBy, k, depth, out, !noDense, spladeModel,
+                    rerankerModel, alpha, warmup, cache, baseline, compare, model, DenseText.byId(denseText), quiet,
+                    System.out,
                     System.err);
         } catch (IllegalArgumentException e) {
             System.err.println("neural-text eval: " + e.getMessage());

@@ -1,6 +1,7 @@
 package dev.neuraltext.examples.eval;
 
 import dev.neuraltext.chunk.ChunkInput;
+import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.encode.Embedder;
 import dev.neuraltext.encode.Reranker;
 import dev.neuraltext.encode.SparseEncoder;
@@ -14,6 +15,7 @@ import dev.neuraltext.eval.HeadToHead;
 import dev.neuraltext.eval.MetricSuite;
 import dev.neuraltext.eval.QueryResult;
 import dev.neuraltext.fusion.Leg;
+import dev.neuraltext.onnx.EmbeddingPreset;
 import dev.neuraltext.onnx.OnnxEmbedder;
 import dev.neuraltext.retrieve.HybridCaseRetriever;
 import dev.neuraltext.search.SearchHit;
@@ -37,6 +39,9 @@ import java.util.Set;
  * thread-safe; one run per instance.
  */
 final class EvalHarness {
+
+    /** The BEIR metadata key of a Markdown section's heading path ({@code Page > Section > Subsection}). */
+    static final String HEADING_PATH = "headingPath";
 
     private final EvalSettings settings;
     private final ProgressBar progress;
@@ -75,7 +80,7 @@ final class EvalHarness {
         Embedder embedder = null;
         EmbeddingCache cache = null;
         if (settings.dense()) {
-            OnnxEmbedder onnx = OnnxEmbedder.allMiniLmL6V2();
+            OnnxEmbedder onnx = OnnxEmbedder.preset(EmbeddingPreset.byId(settings.model()));
             owned.add(onnx);
             cache = new EmbeddingCache(onnx, settings.cacheDir());
             embedder = cache;
@@ -83,7 +88,8 @@ final class EvalHarness {
         SparseEncoder sparse = settings.spladeModel() == null ? null : OptionalModels.splade(settings.spladeModel(), owned);
         Reranker reranker = settings.rerankerModel() == null ? null
                 : OptionalModels.reranker(settings.rerankerModel(), owned);
-        HybridCaseRetriever.Builder rb = HybridCaseRetriever.builder(InMemoryCaseStore.create());
+        HybridCaseRetriever.Builder rb = HybridCaseRetriever.builder(InMemoryCaseStore.create())
+                .denseText(settings.denseText());
         if (embedder != null) {
             rb.embedder(embedder);
         }
@@ -107,7 +113,7 @@ final class EvalHarness {
             for (int from = 0; from < docs.size(); from += batch) {
                 List<ChunkInput> chunks = new ArrayList<>();
                 for (int i = from; i < Math.min(docs.size(), from + batch); i++) {
-                    chunks.add(docs.get(i).toChunkInput());
+                    chunks.add(chunk(docs.get(i)));
                 }
                 retriever.index(chunks);
                 progress.update(Math.min(docs.size(), from + batch));
@@ -141,6 +147,7 @@ final class EvalHarness {
         Map<String, TechniqueResult> peerResults = new LinkedHashMap<>();
         for (String name : settings.peers()) {
             Peer peer = switch (name) {
+                case "grep" -> new GrepPeer();
                 case "lucene-standard" -> LucenePeer.standard();
                 case "lucene-wdgf" -> LucenePeer.wordDelimiter();
                 default -> new MiniLmPeer(settings.cacheDir());
@@ -208,10 +215,28 @@ final class EvalHarness {
         meta.put("baseline", baseline == null ? null : baseline.name());
         meta.put("legs", legs.stream().map(Leg::label).toList());
         meta.put("denseModel", embedder == null ? null : embedder.modelId());
+        meta.put("denseText", settings.denseText().id());
         meta.put("sparseModel", sparse == null ? null : sparse.modelId());
         meta.put("rerankerModel", reranker == null ? null : reranker.modelId());
         meta.put("alpha", settings.alpha());
         return new EvalReport(dataset, settings, suite, meta, indexing, results, h2h);
+    }
+
+    /**
+     * The chunk neural-text indexes for a document: {@link EvalDocument#toChunkInput()}, plus the document's heading
+     * path metadata ({@value #HEADING_PATH}, when a Markdown dataset has it) as {@link ChunkMetadata#SECTION}, the key
+     * {@code MarkdownChunker} sets, so the dense text variants see what they would see after real ingestion. BM25
+     * fields are unchanged.
+     */
+    static ChunkInput chunk(EvalDocument doc) {
+        ChunkInput c = doc.toChunkInput();
+        String headingPath = doc.metadata().get(HEADING_PATH);
+        if (headingPath == null || c.metadata().containsKey(ChunkMetadata.SECTION)) {
+            return c;
+        }
+        Map<String, String> meta = new LinkedHashMap<>(c.metadata());
+        meta.put(ChunkMetadata.SECTION, headingPath);
+        return new ChunkInput(c.id(), c.text(), meta, c.listMetadata(), c.fields());
     }
 
     private static TechniqueResult find(List<TechniqueResult> results, String name) {

@@ -1,7 +1,10 @@
 package dev.neuraltext.examples.eval;
 
 import java.nio.file.Path;
+import dev.neuraltext.onnx.EmbeddingPreset;
+import dev.neuraltext.retrieve.DenseText;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * What {@link EvalHarness} runs.
@@ -15,7 +18,7 @@ import java.util.List;
  * @param k             the cut of MRR/nDCG and the adaptive limit (default 10)
  * @param depth         results retrieved per query by fixed-cut techniques (default 100)
  * @param out           the report folder, or null for no files
- * @param dense         whether to run the dense leg (all-MiniLM-L6-v2 through ONNX Runtime)
+ * @param dense         whether to run the dense leg (the {@code model} preset through ONNX Runtime)
  * @param spladeModel   a SPLADE model folder, or null
  * @param rerankerModel a cross-encoder model folder, or null
  * @param alpha         the dense weight of {@code hybrid-weighted} (default 0.5)
@@ -23,18 +26,23 @@ import java.util.List;
  * @param cacheDir      where document embeddings are cached, or null for no disk cache
  * @param baseline      the technique every other is compared with head-to-head (default {@code bm25})
  * @param compare       extra head-to-head pairs {@code a:b} (any two technique or peer names)
+ * @param model         the dense model preset id ({@link EmbeddingPreset#id()}; default {@code all-minilm-l6-v2})
+ * @param denseText     what the dense leg embeds of each document
  */
 record EvalSettings(Path dataset, String split, List<String> techniques, List<String> peers, List<String> sliceBy,
         int k, int depth, Path out, boolean dense, Path spladeModel, Path rerankerModel, double alpha, int warmup,
-        Path cacheDir, String baseline, List<String> compare) {
+        Path cacheDir, String baseline, List<String> compare, String model, DenseText denseText) {
 
-    static final List<String> ALL_PEERS = List.of("lucene-standard", "lucene-wdgf", "langchain4j-minilm");
+    static final List<String> ALL_PEERS = List.of("grep", "lucene-standard", "lucene-wdgf",
+            "langchain4j-minilm");
 
     EvalSettings {
         techniques = List.copyOf(techniques);
         peers = List.copyOf(peers);
         sliceBy = List.copyOf(sliceBy);
         compare = List.copyOf(compare);
+        EmbeddingPreset.byId(model); // names the value and the known ids when unknown
+        Objects.requireNonNull(denseText, "denseText");
         for (String pair : compare) {
             if (pair.split(":", -1).length != 2 || pair.startsWith(":") || pair.endsWith(":")) {
                 throw new IllegalArgumentException("--compare expects pairs a:b, got '" + pair + "'");

@@ -44,6 +44,19 @@ final class ReportWriter {
         }
     }
 
+    /** Writes {@code content} to {@code file} (temp file, then atomic rename) and returns the file. */
+    static Path writeText(Path file, String content) {
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            return write(file, content);
+        } catch (IOException e) {
+            throw new NonRetriableNeuralTextException("cannot write " + file, e);
+        }
+    }
+
     private static Path write(Path file, String content) throws IOException {
         AtomicFiles.writeString(file, content);
         return file;
@@ -307,13 +320,13 @@ final class ReportWriter {
         return c.length() >= 12 && c.matches("[0-9a-f]+") ? c.substring(0, 12) : c;
     }
 
-    private static void row(StringBuilder sb, List<String> cells) {
+    static void row(StringBuilder sb, List<String> cells) {
         sb.append("| ");
         sb.append(String.join(" | ", cells.stream().map(c -> c.replace("|", "\\|")).toList()));
         sb.append(" |\n");
     }
 
-    private static void separator(StringBuilder sb, int n) {
+    static void separator(StringBuilder sb, int n) {
         sb.append("|---");
         for (int i = 1; i < n; i++) {
             sb.append("|---:");

@@ -87,11 +87,40 @@ class EvalCommandTest {
     }
 
     @Test
+    void severalDatasetsGiveOneCombinedTableAndAReportEach() throws Exception {
+        Path second = out.resolve("in").resolve("tiny-copy");
+        Files.createDirectories(second.resolve("qrels"));
+        for (String f : List.of("corpus.jsonl", "queries.jsonl", "qrels/test.tsv")) {
+            Files.copy(fixture().resolve(f), second.resolve(f));
+        }
+        Path reports = out.resolve("reports");
+        int code = NeuralTextCli.run("eval", "--dataset", fixture() + "," + second, "--no-dense", "--quiet",
+                "--techniques", "bm25", "--peers=grep", "--warmup", "0", "--no-cache", "--out", reports.toString());
+        assertThat(code).isZero();
+        assertThat(reports.resolve("tiny").resolve("report.json")).exists();
+        assertThat(reports.resolve("tiny-copy").resolve("report.json")).exists();
+        String combined = Files.readString(reports.resolve("combined.md"));
+        assertThat(combined).contains("| technique | tiny mrr@10 | tiny kw | tiny nl | tiny p50 ms | tiny-copy mrr@10 |");
+        String bm25 = combined.lines().filter(l -> l.startsWith("| bm25 |")).findFirst().orElseThrow();
+        String grep = combined.lines().filter(l -> l.startsWith("| grep |")).findFirst().orElseThrow();
+        // the same data twice: the same MRR in both blocks
+        String[] b = bm25.split("\\|");
+        assertThat(b[2]).isEqualTo(b[6]);
+        assertThat(grep.split("\\|")).hasSize(b.length);
+        assertThat(NeuralTextCli.run("eval", "--dataset", fixture() + "," + fixture(), "--no-dense", "--quiet",
+                "--techniques", "bm25", "--no-cache")).isEqualTo(2);
+    }
+
+    @Test
     void badOptionsExitWithUsageErrors() throws Exception {
         assertThat(NeuralTextCli.run("eval", "--dataset", fixture().toString(), "--no-dense", "--quiet",
                 "--techniques", "dense", "--no-cache", "--out", out.toString())).isEqualTo(2);
         assertThat(NeuralTextCli.run("eval", "--dataset", fixture().toString(), "--no-dense", "--quiet",
                 "--techniques", "bm25+turbo", "--no-cache", "--out", out.toString())).isEqualTo(2);
+        assertThat(NeuralTextCli.run("eval", "--dataset", fixture().toString(), "--no-dense", "--quiet",
+                "--model", "bert-huge", "--no-cache", "--out", out.toString())).isEqualTo(2);
+        assertThat(NeuralTextCli.run("eval", "--dataset", fixture().toString(), "--no-dense", "--quiet",
+                "--dense-text", "summary", "--no-cache", "--out", out.toString())).isEqualTo(2);
         // a missing dataset is bad input, as in every command (exit 2)
         assertThat(NeuralTextCli.run("eval", "--dataset", out.resolve("missing").toString(), "--no-dense", "--quiet",
                 "--no-cache")).isEqualTo(2);
