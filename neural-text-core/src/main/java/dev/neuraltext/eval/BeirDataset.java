@@ -280,15 +280,36 @@ public final class BeirDataset {
         return v;
     }
 
+    /**
+     * A symbolic link checked out as a plain file (git without symlink support writes the target path as the file's
+     * content): a short one-line file whose content names an existing sibling-relative file is read as that file.
+     */
+    static Path followTextLink(Path file) {
+        try {
+            if (Files.size(file) > 4096) {
+                return file;
+            }
+            String content = Files.readString(file, StandardCharsets.UTF_8).strip();
+            if (content.isEmpty() || content.contains("\n") || content.startsWith("{") || file.getParent() == null) {
+                return file;
+            }
+            Path target = file.getParent().resolve(content).normalize();
+            return Files.isRegularFile(target) ? target : file;
+        } catch (IOException | java.nio.file.InvalidPathException e) {
+            return file; // read as it is; a real problem shows when parsing it
+        }
+    }
+
     private interface LineConsumer {
         void accept(long lineNo, String line);
     }
 
     /** Calls {@code consumer} for every non-blank line with its 1-based number; strips a leading BOM. */
-    private static void forEachLine(Path file, LineConsumer consumer) {
-        if (!Files.isRegularFile(file)) {
-            throw new DatasetFormatException(file, 0, "file not found", null);
+    private static void forEachLine(Path given, LineConsumer consumer) {
+        if (!Files.isRegularFile(given)) {
+            throw new DatasetFormatException(given, 0, "file not found", null);
         }
+        Path file = followTextLink(given);
         try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String line;
             long lineNo = 0;

@@ -40,6 +40,14 @@ public final class Checks {
         return value;
     }
 
+    /** Returns {@code value} if it is finite. */
+    public static double finite(double value, String field) {
+        if (!Double.isFinite(value)) {
+            throw new IllegalArgumentException(field + " must be finite, got " + value);
+        }
+        return value;
+    }
+
     /** Returns {@code value} if it is finite and at least 0. */
     public static double nonNegativeFinite(double value, String field) {
         if (!Double.isFinite(value) || value < 0) {

@@ -52,18 +52,11 @@ import java.util.function.Supplier;
  * cut to the limit ({@link SearchResponse#totalAboveThreshold()} is reported either way).
  *
  * <p><b>Automatic fusion.</b> A request without an explicit {@link SearchRequest#fusion()} (the default) is fused by
- * {@link #fusionFor(String)}: RRF with constant {@code autoRrfK} (default {@value #DEFAULT_AUTO_RRF_K}) and the BM25
- * leg weighted by the query's {@link QueryAnalyzer shape}, the other legs at weight 1: {@code identifierBm25Weight}
- * (default {@value #DEFAULT_IDENTIFIER_BM25_WEIGHT}) for identifier-shaped queries such as {@code StringUtils isBlank},
- * where exact-token BM25 is far more reliable than a dense model, and {@code naturalLanguageBm25Weight} (default
- * {@value #DEFAULT_NATURAL_LANGUAGE_BM25_WEIGHT}) for natural-language queries. An explicit fusion method in the request
- * is honoured exactly; the fused score stays on the normalised RRF scale of {@link FusionMethod}. The defaults were
- * chosen by measurement on a code benchmark (commons-lang, 900 queries, BM25 + MiniLM): equal-weight RRF (k = 60) lost
- * to BM25 alone on identifier queries (MRR@10 0.776 vs 0.974) and overall (nDCG@10 0.674 vs 0.684); automatic fusion
- * keeps BM25's identifier quality (0.969) and the dense leg's natural-language gain (0.585 vs BM25 0.508), nDCG@10
- * 0.735. Results were flat for k in 10..20 and BM25 weights 10..20, and the same on both halves of the queries; a BM25
- * weight above 1 for natural language did not help. Only a query shaped like code gets the BM25 boost, so a dataset
- * of English questions is fused exactly like equal-weight RRF with k = 20.
+ * {@link #fusionFor(String)}: weighted RRF whose BM25 weight is a graded function of the query (the share of tokens
+ * that look like code, the share of English stop words, the identifier shape), see {@link GradedFusion}; the default
+ * parameters, {@link GradedFusion#defaults()}, were fitted across three dev datasets with leave-one-dataset-out. An
+ * explicit fusion method in the request is honoured exactly; the fused score stays on the normalised RRF scale of
+ * {@link FusionMethod}.
  *
  * <p><b>Indexing.</b> {@link #index(List)} encodes {@code indexBatchSize} chunks at a time (default
  * {@value #DEFAULT_INDEX_BATCH_SIZE}, {@link TextRole#DOCUMENT}) and upserts each batch; an embedder whose vectors do not
@@ -85,12 +78,6 @@ public final class HybridCaseRetriever {
     public static final int DEFAULT_INDEX_BATCH_SIZE = 64;
     /** Default minimum number of candidates each leg contributes to the fusion. */
     public static final int DEFAULT_MIN_LEG_LIMIT = 100;
-    /** Default RRF constant of automatic fusion. */
-    public static final int DEFAULT_AUTO_RRF_K = 20;
-    /** Default BM25 weight of automatic fusion for identifier-shaped queries (the other legs weigh 1). */
-    public static final double DEFAULT_IDENTIFIER_BM25_WEIGHT = 10.0;
-    /** Default BM25 weight of automatic fusion for natural-language queries (the other legs weigh 1). */
-    public static final double DEFAULT_NATURAL_LANGUAGE_BM25_WEIGHT = 1.0;
 
     private final CaseStore store;
     private final Embedder embedder;
@@ -101,9 +88,7 @@ public final class HybridCaseRetriever {
     private final int rerankDepth;
     private final int indexBatchSize;
     private final int minLegLimit;
-    private final int autoRrfK;
-    private final double identifierBm25Weight;
-    private final double naturalLanguageBm25Weight;
+    private final GradedFusion autoFusion;
 
     private HybridCaseRetriever(Builder b) {
         this.store = b.store;
@@ -115,9 +100,7 @@ public final class HybridCaseRetriever {
         this.rerankDepth = b.rerankDepth;
         this.indexBatchSize = b.indexBatchSize;
         this.minLegLimit = b.minLegLimit;
-        this.autoRrfK = b.autoRrfK;
-        this.identifierBm25Weight = b.identifierBm25Weight;
-        this.naturalLanguageBm25Weight = b.naturalLanguageBm25Weight;
+        this.autoFusion = b.autoFusion;
     }
 
     /** A builder over {@code store}; see the class documentation for the defaults. */
@@ -321,16 +304,13 @@ public final class HybridCaseRetriever {
     // ------------------------------------------------------------------ properties
 
     /**
-     * The fusion a request for {@code query} without an explicit fusion method uses: RRF with constant
-     * {@code autoRrfK} and the BM25 leg weighted by {@link QueryAnalyzer#classify(String) the query's shape} (see the
-     * class documentation).
+     * The fusion a request for {@code query} without an explicit fusion method uses: the retriever's
+     * {@link GradedFusion} applied to the query (see the class documentation).
      *
      * @throws IllegalArgumentException if {@code query} is null
      */
     public FusionMethod fusionFor(String query) {
-        double bm25 = QueryAnalyzer.classify(query) == QueryAnalyzer.QueryShape.IDENTIFIER
-                ? identifierBm25Weight : naturalLanguageBm25Weight;
-        return new FusionMethod.Rrf(autoRrfK, Map.of(Leg.BM25, bm25));
+        return autoFusion.methodFor(query);
     }
 
     /** The legs this retriever can run: BM25, plus DENSE with an embedder and SPARSE with a sparse encoder. */
@@ -396,9 +376,8 @@ public final class HybridCaseRetriever {
     /**
      * Builder of {@link HybridCaseRetriever}; not thread-safe. Defaults: no embedder, sparse encoder or reranker (BM25
      * only), {@link AdaptiveExtension#defaults()}, rerank depth {@value #DEFAULT_RERANK_DEPTH}, index batch size
-     * {@value #DEFAULT_INDEX_BATCH_SIZE}, minimum per-leg limit {@value #DEFAULT_MIN_LEG_LIMIT}, automatic fusion with RRF
-     * constant {@value #DEFAULT_AUTO_RRF_K}, BM25 weight {@value #DEFAULT_IDENTIFIER_BM25_WEIGHT} for identifier-shaped
-     * and {@value #DEFAULT_NATURAL_LANGUAGE_BM25_WEIGHT} for natural-language queries.
+     * {@value #DEFAULT_INDEX_BATCH_SIZE}, minimum per-leg limit {@value #DEFAULT_MIN_LEG_LIMIT}, automatic fusion
+     * {@link GradedFusion#defaults()}, dense text {@link DenseText#CHUNK_TEXT}.
      */
     public static final class Builder {
         private final CaseStore store;
@@ -410,9 +389,7 @@ public final class HybridCaseRetriever {
         private int rerankDepth = DEFAULT_RERANK_DEPTH;
         private int indexBatchSize = DEFAULT_INDEX_BATCH_SIZE;
         private int minLegLimit = DEFAULT_MIN_LEG_LIMIT;
-        private int autoRrfK = DEFAULT_AUTO_RRF_K;
-        private double identifierBm25Weight = DEFAULT_IDENTIFIER_BM25_WEIGHT;
-        private double naturalLanguageBm25Weight = DEFAULT_NATURAL_LANGUAGE_BM25_WEIGHT;
+        private GradedFusion autoFusion = GradedFusion.defaults();
 
         private Builder(CaseStore store) {
             this.store = Checks.notNull(store, "store");
@@ -469,30 +446,12 @@ public final class HybridCaseRetriever {
             return this;
         }
 
-        /** The RRF constant of automatic fusion, {@code >= 0}; default {@value #DEFAULT_AUTO_RRF_K}. */
-        public Builder autoRrfK(int k) {
-            if (k < 0) {
-                throw new IllegalArgumentException("autoRrfK must be >= 0, got " + k);
-            }
-            this.autoRrfK = k;
-            return this;
-        }
-
         /**
-         * The BM25 leg's weight in automatic fusion for identifier-shaped queries (other legs weigh 1), finite and
-         * {@code >= 0}; default {@value #DEFAULT_IDENTIFIER_BM25_WEIGHT}.
+         * The automatic fusion, used by requests without an explicit fusion method; default
+         * {@link GradedFusion#defaults()}.
          */
-        public Builder identifierBm25Weight(double weight) {
-            this.identifierBm25Weight = Checks.nonNegativeFinite(weight, "identifierBm25Weight");
-            return this;
-        }
-
-        /**
-         * The BM25 leg's weight in automatic fusion for natural-language queries (other legs weigh 1), finite and
-         * {@code >= 0}; default {@value #DEFAULT_NATURAL_LANGUAGE_BM25_WEIGHT}.
-         */
-        public Builder naturalLanguageBm25Weight(double weight) {
-            this.naturalLanguageBm25Weight = Checks.nonNegativeFinite(weight, "naturalLanguageBm25Weight");
+        public Builder autoFusion(GradedFusion fusion) {
+            this.autoFusion = Checks.notNull(fusion, "autoFusion");
             return this;
         }
 

@@ -90,6 +90,37 @@ final class QueryAnalyzer {
                 ? QueryShape.IDENTIFIER : QueryShape.NATURAL_LANGUAGE;
     }
 
+    /**
+     * The graded features {@link GradedFusion} weights the legs by.
+     *
+     * @param tokens           whitespace tokens after stripping wrapping punctuation
+     * @param codeShare        the share of tokens that are {@link #isCodeMarked code-marked} (0 for a blank query)
+     * @param stopWordShare    the share of tokens that are English function words
+     * @param identifierShaped whether {@link #classify} says {@link QueryShape#IDENTIFIER}
+     */
+    record Features(int tokens, double codeShare, double stopWordShare, boolean identifierShaped) {
+    }
+
+    /** The features of {@code query}; see {@link Features}. */
+    static Features features(String query) {
+        Checks.notNull(query, "query");
+        List<String> tokens = tokens(query);
+        if (tokens.isEmpty()) {
+            return new Features(0, 0, 0, false);
+        }
+        int code = 0;
+        int stop = 0;
+        for (String t : tokens) {
+            if (STOP_WORDS.contains(t.toLowerCase(Locale.ROOT))) {
+                stop++;
+            } else if (isCodeMarked(t)) {
+                code++;
+            }
+        }
+        return new Features(tokens.size(), (double) code / tokens.size(), (double) stop / tokens.size(),
+                classify(query) == QueryShape.IDENTIFIER);
+    }
+
     /** Whether {@code token} carries a mark of code: case change, joiner, letter-digit mix, {@code @}, {@code ()}, caps. */
     static boolean isCodeMarked(String token) {
         return token.startsWith("@") || token.endsWith("()") || CASE_CHANGE.matcher(token).find()

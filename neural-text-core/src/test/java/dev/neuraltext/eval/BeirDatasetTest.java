@@ -54,6 +54,23 @@ class BeirDatasetTest {
     }
 
     @Test
+    void aSymbolicLinkCheckedOutAsATextFileIsFollowed() throws IOException {
+        Path shared = dir.resolve("shared");
+        Files.createDirectories(shared);
+        Files.writeString(shared.resolve("corpus.jsonl"), CORPUS, StandardCharsets.UTF_8);
+        Path set = dir.resolve("commits");
+        Files.createDirectories(set.resolve("qrels"));
+        Files.writeString(set.resolve("corpus.jsonl"), "../shared/corpus.jsonl", StandardCharsets.UTF_8);
+        Files.writeString(set.resolve("queries.jsonl"), QUERIES, StandardCharsets.UTF_8);
+        Files.writeString(set.resolve("qrels/test.tsv"), QRELS, StandardCharsets.UTF_8);
+        assertThat(BeirDataset.load(set).documents()).extracting(EvalDocument::id).containsExactly("d1", "d2", "d3");
+        // a one-line file naming nothing that exists is read as JSON and reported as such
+        Files.writeString(set.resolve("corpus.jsonl"), "../missing/corpus.jsonl", StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> BeirDataset.load(set)).isInstanceOf(DatasetFormatException.class)
+                .hasMessageContaining("corpus.jsonl:1");
+    }
+
+    @Test
     void malformedJsonNamesFileAndLine() throws IOException {
         write(CORPUS + "{\"_id\":\"d4\",\"text\": \n", QUERIES, QRELS);
         assertThatThrownBy(() -> BeirDataset.load(dir)).isInstanceOf(DatasetFormatException.class)

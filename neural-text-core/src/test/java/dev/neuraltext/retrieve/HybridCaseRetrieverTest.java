@@ -183,7 +183,8 @@ class HybridCaseRetrieverTest {
     void automaticFusionWeightsBm25UpForIdentifierShapedQueries() {
         TableEmbedder e = embedder().put("where is the needle", 1, 0, 0); // same dense ranking as "needle"
         RecordingStore store = new RecordingStore(InMemoryCaseStore.create());
-        HybridCaseRetriever r = HybridCaseRetriever.builder(store).embedder(e).build();
+        HybridCaseRetriever r = HybridCaseRetriever.builder(store).embedder(e).autoFusion(GradedFusion.shapeSwitch())
+                .build();
         r.index(chunks());
         // "needle" is a one-word keyword query: RRF k = 20, BM25 weight 10, dense 1; norm = 10/21 + 1/21 = 11/21.
         // BM25 ranks A, B; dense ranks C, B, D, A.
@@ -213,14 +214,15 @@ class HybridCaseRetrieverTest {
 
     @Test
     void automaticFusionSettingsAreConfigurable() {
-        HybridCaseRetriever r = HybridCaseRetriever.builder(InMemoryCaseStore.create()).autoRrfK(5)
-                .identifierBm25Weight(4).naturalLanguageBm25Weight(0.5).build();
-        assertThat(r.fusionFor("StringUtils isBlank")).isEqualTo(new FusionMethod.Rrf(5, Map.of(Leg.BM25, 4.0)));
-        assertThat(r.fusionFor("how are fused scores normalised"))
-                .isEqualTo(new FusionMethod.Rrf(5, Map.of(Leg.BM25, 0.5)));
+        HybridCaseRetriever r = HybridCaseRetriever.builder(InMemoryCaseStore.create())
+                .autoFusion(new GradedFusion(5, Math.log(0.5), 0, 0, Math.log(8))).build();
+        assertThat(((FusionMethod.Rrf) r.fusionFor("StringUtils isBlank")).k()).isEqualTo(5);
+        assertThat(((FusionMethod.Rrf) r.fusionFor("StringUtils isBlank")).weight(Leg.BM25))
+                .isCloseTo(4.0, within(1e-9));
+        assertThat(((FusionMethod.Rrf) r.fusionFor("how are fused scores normalised")).weight(Leg.BM25))
+                .isCloseTo(0.5, within(1e-9));
         HybridCaseRetriever d = HybridCaseRetriever.builder(InMemoryCaseStore.create()).build();
-        assertThat(d.fusionFor("ChatModel")).isEqualTo(new FusionMethod.Rrf(HybridCaseRetriever.DEFAULT_AUTO_RRF_K,
-                Map.of(Leg.BM25, HybridCaseRetriever.DEFAULT_IDENTIFIER_BM25_WEIGHT)));
+        assertThat(d.fusionFor("ChatModel")).isEqualTo(GradedFusion.defaults().methodFor("ChatModel"));
     }
 
     @Test
@@ -418,12 +420,8 @@ class HybridCaseRetrieverTest {
                 .hasMessageContaining("rerankDepth");
         assertThatThrownBy(() -> HybridCaseRetriever.builder(InMemoryCaseStore.create()).indexBatchSize(-1))
                 .hasMessageContaining("indexBatchSize").hasMessageContaining("-1");
-        assertThatThrownBy(() -> HybridCaseRetriever.builder(InMemoryCaseStore.create()).autoRrfK(-1))
-                .hasMessage("autoRrfK must be >= 0, got -1");
-        assertThatThrownBy(() -> HybridCaseRetriever.builder(InMemoryCaseStore.create()).identifierBm25Weight(-2))
-                .hasMessageContaining("identifierBm25Weight").hasMessageContaining("-2");
-        assertThatThrownBy(() -> HybridCaseRetriever.builder(InMemoryCaseStore.create())
-                .naturalLanguageBm25Weight(Double.NaN)).hasMessageContaining("naturalLanguageBm25Weight");
+        assertThatThrownBy(() -> HybridCaseRetriever.builder(InMemoryCaseStore.create()).autoFusion(null))
+                .hasMessageContaining("autoFusion");
     }
 
     @Test

@@ -88,6 +88,10 @@ final class EvalCommand implements Callable<Integer> {
     @Option(names = "--no-cache", description = "do not cache document embeddings on disk")
     boolean noCache;
 
+    @Option(names = "--fit-fusion", description = "fit the graded fusion leave-one-dataset-out over the datasets "
+            + "(writes fusion-fit.md) instead of running techniques")
+    boolean fitFusion;
+
     @Option(names = "--quiet", description = "no progress output")
     boolean quiet;
 
@@ -110,7 +114,8 @@ final class EvalCommand implements Callable<Integer> {
             Path cache = noCache ? null : cacheDir != null ? cacheDir
                     : Path.of(System.getProperty("user.home"), ".cache", "neural-text", "embeddings");
             return EvalMain.run(datasets, split, techniques, peerList, sliceBy, k, depth, out, !noDense, spladeModel,
-                    rerankerModel, alpha, warmup, cache, baseline, compare, model, DenseText.byId(denseText), quiet,
+                    rerankerModel, alpha, warmup, cache, baseline, compare, model, DenseText.byId(denseText), fitFusion,
+                    quiet,
                     System.out,
                     System.err);
         } catch (IllegalArgumentException e) {

@@ -58,13 +58,82 @@ final class EvalHarness {
         try {
             return doRun();
         } finally {
-            for (AutoCloseable c : owned) {
-                try {
-                    c.close();
-                } catch (Exception e) {
-                    log.println("warning: closing " + c + " failed: " + e);
-                }
+            closeOwned();
+        }
+    }
+
+    private void closeOwned() {
+        for (AutoCloseable c : owned) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                log.println("warning: closing " + c + " failed: " + e);
             }
+        }
+        owned.clear();
+    }
+
+    private Embedder embedder;
+    private EmbeddingCache cache;
+    private SparseEncoder sparse;
+    private Reranker reranker;
+
+    /** The retriever over a fresh in-memory store with every configured encoder (owned encoders closed by run). */
+    private HybridCaseRetriever buildRetriever() {
+        if (settings.dense()) {
+            OnnxEmbedder onnx = OnnxEmbedder.preset(EmbeddingPreset.byId(settings.model()));
+            owned.add(onnx);
+            cache = new EmbeddingCache(onnx, settings.cacheDir());
+            embedder = cache;
+        }
+        sparse = settings.spladeModel() == null ? null : OptionalModels.splade(settings.spladeModel(), owned);
+        reranker = settings.rerankerModel() == null ? null : OptionalModels.reranker(settings.rerankerModel(), owned);
+        HybridCaseRetriever.Builder rb = HybridCaseRetriever.builder(InMemoryCaseStore.create())
+                .denseText(settings.denseText());
+        if (embedder != null) {
+            rb.embedder(embedder);
+        }
+        if (sparse != null) {
+            rb.sparseEncoder(sparse);
+        }
+        if (reranker != null) {
+            rb.reranker(reranker);
+        }
+        return rb.build();
+    }
+
+    /** Indexes every document in batches; returns the seconds it took. */
+    private double index(HybridCaseRetriever retriever, List<EvalDocument> docs) {
+        progress.start("indexing neural-text", docs.size());
+        long t0 = System.nanoTime();
+        int batch = 256;
+        for (int from = 0; from < docs.size(); from += batch) {
+            List<ChunkInput> chunks = new ArrayList<>();
+            for (int i = from; i < Math.min(docs.size(), from + batch); i++) {
+                chunks.add(chunk(docs.get(i)));
+            }
+            retriever.index(chunks);
+            progress.update(Math.min(docs.size(), from + batch));
+        }
+        double secs = (System.nanoTime() - t0) / 1e9;
+        progress.finish();
+        return secs;
+    }
+
+    /** Loads the dataset, indexes it and retrieves every query's BM25 and dense lists, for {@link FusionFit}. */
+    FusionFit.DatasetLegs collectLegs() {
+        try {
+            EvalDataset dataset = BeirDataset.loader(settings.dataset()).split(settings.split()).load();
+            log.println(dataset.summary());
+            HybridCaseRetriever retriever = buildRetriever();
+            if (embedder == null) {
+                throw new IllegalArgumentException("fitting the fusion needs the dense leg (drop --no-dense)");
+            }
+            index(retriever, dataset.documents());
+            cache.flush();
+            return FusionFit.collect(dataset, retriever, progress);
+        } finally {
+            closeOwned();
         }
     }
 
@@ -77,49 +146,17 @@ final class EvalHarness {
         EvalRunner runner = EvalRunner.builder().metrics(suite).build();
 
         // ---- neural-text: one index, every configured leg
-        Embedder embedder = null;
-        EmbeddingCache cache = null;
-        if (settings.dense()) {
-            OnnxEmbedder onnx = OnnxEmbedder.preset(EmbeddingPreset.byId(settings.model()));
-            owned.add(onnx);
-            cache = new EmbeddingCache(onnx, settings.cacheDir());
-            embedder = cache;
-        }
-        SparseEncoder sparse = settings.spladeModel() == null ? null : OptionalModels.splade(settings.spladeModel(), owned);
-        Reranker reranker = settings.rerankerModel() == null ? null
-                : OptionalModels.reranker(settings.rerankerModel(), owned);
-        HybridCaseRetriever.Builder rb = HybridCaseRetriever.builder(InMemoryCaseStore.create())
-                .denseText(settings.denseText());
-        if (embedder != null) {
-            rb.embedder(embedder);
-        }
-        if (sparse != null) {
-            rb.sparseEncoder(sparse);
-        }
-        if (reranker != null) {
-            rb.reranker(reranker);
-        }
-        HybridCaseRetriever retriever = rb.build();
+        HybridCaseRetriever retriever = buildRetriever();
         Set<Leg> legs = EnumSet.copyOf(retriever.availableLegs());
         List<Technique> techniques = selectTechniques(legs, reranker != null);
+        Embedder embedder = this.embedder;
+        EmbeddingCache cache = this.cache;
 
         List<EvalReport.Indexing> indexing = new ArrayList<>();
         List<TechniqueResult> results = new ArrayList<>();
         if (!techniques.isEmpty()) {
             List<EvalDocument> docs = dataset.documents();
-            progress.start("indexing neural-text", docs.size());
-            long t0 = System.nanoTime();
-            int batch = 256;
-            for (int from = 0; from < docs.size(); from += batch) {
-                List<ChunkInput> chunks = new ArrayList<>();
-                for (int i = from; i < Math.min(docs.size(), from + batch); i++) {
-                    chunks.add(chunk(docs.get(i)));
-                }
-                retriever.index(chunks);
-                progress.update(Math.min(docs.size(), from + batch));
-            }
-            double secs = (System.nanoTime() - t0) / 1e9;
-            progress.finish();
+            double secs = index(retriever, docs);
             String note = "legs " + legs + (cache == null ? "" : "; " + cache.hits()
                     + " document embeddings from the cache, " + cache.misses() + " computed");
             if (cache != null) {
@@ -295,7 +332,7 @@ final class EvalHarness {
     }
 
     private static SearchRequest request(Technique t, String text, int limit) {
-        return SearchRequest.builder(text).limit(limit).legs(t.legs()).fusion(t.fusion()).rerank(t.rerank())
+        return SearchRequest.builder(text).limit(limit).legs(t.legs()).fusion(t.fusionFor(text)).rerank(t.rerank())
                 .adaptive(t.adaptive()).build();
     }
 

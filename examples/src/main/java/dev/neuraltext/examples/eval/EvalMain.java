@@ -1,6 +1,9 @@
 package dev.neuraltext.examples.eval;
 
+import dev.neuraltext.eval.EvalRunner;
+import dev.neuraltext.eval.MetricSuite;
 import dev.neuraltext.retrieve.DenseText;
+import dev.neuraltext.retrieve.GradedFusion;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -25,7 +28,8 @@ public final class EvalMain {
     /**
      * Runs an evaluation on every dataset and returns the exit code (0). With one dataset the report goes into
      * {@code out}; with several, each dataset's report goes into {@code out/<dataset folder name>} and the combined
-     * table into {@code out/combined.md}. See {@code neural-text eval --help} for the parameters.
+     * table into {@code out/combined.md}. With {@code fitFusion}, fits {@link GradedFusion} leave-one-dataset-out
+     * instead ({@link FusionFit}, {@code out/fusion-fit.md}) and runs no techniques. See {@code neural-text eval --help} for the parameters.
      *
      * @throws IllegalArgumentException for bad options (unknown technique, peer or model, missing encoder, two
      *                                  datasets with the same folder name)
@@ -34,7 +38,7 @@ public final class EvalMain {
     public static int run(List<Path> datasets, String split, List<String> techniques, List<String> peers,
             List<String> sliceBy, int k, int depth, Path out, boolean dense, Path spladeModel, Path rerankerModel,
             double alpha, int warmup, Path cacheDir, String baseline, List<String> compare, String model,
-            DenseText denseText, boolean quiet, PrintStream stdout, PrintStream stderr) {
+            DenseText denseText, boolean fitFusion, boolean quiet, PrintStream stdout, PrintStream stderr) {
         if (datasets.isEmpty()) {
             throw new IllegalArgumentException("--dataset names no folder");
         }
@@ -53,6 +57,19 @@ public final class EvalMain {
         }
         ProgressBar bar = quiet ? ProgressBar.silent() : new ProgressBar(stderr, System.console() != null);
         PrintStream log = quiet ? new PrintStream(OutputStream.nullOutputStream()) : stderr;
+        if (fitFusion) {
+            FusionFit fit = new FusionFit(EvalRunner.builder().metrics(MetricSuite.withK(k)).build());
+            List<FusionFit.DatasetLegs> legs = new ArrayList<>();
+            for (EvalSettings settings : runs) {
+                legs.add(new EvalHarness(settings, bar, log).collectLegs());
+            }
+            String text = fit.report(legs, bar) + fit.slices(legs, GradedFusion.defaults(), sliceBy);
+            stdout.print(text);
+            if (out != null) {
+                stderr.println("wrote " + ReportWriter.writeText(out.resolve("fusion-fit.md"), text));
+            }
+            return 0;
+        }
         List<EvalReport> reports = new ArrayList<>();
         for (EvalSettings settings : runs) {
             EvalReport report = new EvalHarness(settings, bar, log).run();

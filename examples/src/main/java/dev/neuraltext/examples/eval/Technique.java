@@ -3,6 +3,7 @@ package dev.neuraltext.examples.eval;
 import dev.neuraltext.fusion.FusionMethod;
 import dev.neuraltext.fusion.Leg;
 import java.util.ArrayList;
+import dev.neuraltext.retrieve.GradedFusion;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -11,18 +12,21 @@ import java.util.Set;
 /**
  * One neural-text retrieval technique over the shared index: which legs run, how they are fused, and whether the
  * shortlist is reranked and adaptively extended. Names: a base ({@code bm25}, {@code dense}, {@code sparse},
- * {@code hybrid} = the library default, automatic query-shaped fusion, {@code hybrid-rrf}, {@code hybrid-weighted}) optionally followed by {@code +rerank} and/or {@code +adaptive}.
+ * {@code hybrid} = the library default, automatic graded fusion, {@code hybrid-switch} = the former binary shape switch
+ * ({@link GradedFusion#shapeSwitch()}), {@code hybrid-rrf}, {@code hybrid-weighted}) optionally followed by {@code +rerank} and/or {@code +adaptive}.
  *
  * @param name     the name in reports
  * @param base     the base name
  * @param legs     the legs that run
- * @param fusion   the fusion method; null for the retriever's automatic fusion ({@code hybrid})
+ * @param fusion   the fusion method; null for the retriever's automatic fusion ({@code hybrid}) or the former switch
+ *                 ({@code hybrid-switch}, see {@link #fusionFor(String)})
  * @param rerank   whether the reranker reorders the shortlist
  * @param adaptive whether adaptive extension decides the length (limit = k); otherwise a fixed cut at the depth
  */
 record Technique(String name, String base, Set<Leg> legs, FusionMethod fusion, boolean rerank, boolean adaptive) {
 
-    static final List<String> BASES = List.of("bm25", "dense", "sparse", "hybrid", "hybrid-rrf", "hybrid-weighted");
+    static final List<String> BASES = List.of("bm25", "dense", "sparse", "hybrid", "hybrid-switch", "hybrid-rrf",
+            "hybrid-weighted");
 
     /** The technique named {@code name}, given what the index offers; throws when it cannot run. */
     static Technique parse(String name, Set<Leg> available, boolean hasReranker, double alpha) {
@@ -51,6 +55,10 @@ record Technique(String name, String base, Set<Leg> legs, FusionMethod fusion, b
             case "dense" -> legs = EnumSet.of(Leg.DENSE);
             case "sparse" -> legs = EnumSet.of(Leg.SPARSE);
             case "hybrid" -> {
+                legs = EnumSet.copyOf(available);
+                fusion = null;
+            }
+            case "hybrid-switch" -> {
                 legs = EnumSet.copyOf(available);
                 fusion = null;
             }
@@ -94,6 +102,11 @@ record Technique(String name, String base, Set<Leg> legs, FusionMethod fusion, b
         return out;
     }
 
+    /** The fusion method of a request for {@code query}: null for automatic fusion. */
+    FusionMethod fusionFor(String query) {
+        return base.equals("hybrid-switch") ? GradedFusion.shapeSwitch().methodFor(query) : fusion;
+    }
+
     /** The same technique without adaptive extension (its fixed-cut baseline). */
     String fixedCutName() {
         return base + (rerank ? "+rerank" : "");
@@ -106,7 +119,8 @@ record Technique(String name, String base, Set<Leg> legs, FusionMethod fusion, b
         legs.forEach(l -> legNames.add(l.label()));
         sb.append(String.join(" + ", legNames));
         if (legs.size() > 1) {
-            sb.append(fusion == null ? ", automatic fusion (RRF, BM25 weighted by query shape)"
+            sb.append(base.equals("hybrid-switch") ? ", former shape switch (RRF k=20, BM25 x10 for identifier shape)"
+                    : fusion == null ? ", automatic graded fusion (RRF, BM25 weighted by query features)"
                     : fusion instanceof FusionMethod.Weighted
                     ? String.format(Locale.ROOT, ", weighted (alpha %.2f)", alpha) : ", RRF k=60");
         }

@@ -1,0 +1,223 @@
+package dev.neuraltext.examples.eval;
+
+import dev.neuraltext.eval.EvalDataset;
+import dev.neuraltext.eval.EvalQuery;
+import dev.neuraltext.eval.EvalRun;
+import dev.neuraltext.eval.EvalRunner;
+import dev.neuraltext.eval.QueryResult;
+import dev.neuraltext.eval.Summary;
+import dev.neuraltext.fusion.FusedResult;
+import dev.neuraltext.fusion.Fusion;
+import dev.neuraltext.fusion.FusionMethod;
+import dev.neuraltext.fusion.Leg;
+import dev.neuraltext.fusion.LegResult;
+import dev.neuraltext.retrieve.GradedFusion;
+import dev.neuraltext.retrieve.HybridCaseRetriever;
+import dev.neuraltext.search.SearchHit;
+import dev.neuraltext.search.SearchRequest;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Fits the parameters of {@link GradedFusion} across datasets with leave-one-dataset-out: every query's BM25 and
+ * dense lists are retrieved once ({@value #LEG_DEPTH} each), then every candidate of a grid is fused offline with the
+ * library's own {@link Fusion} and scored (MRR@k). For each dataset, the candidate with the best mean MRR over the
+ * other datasets is reported with its fitted (training) and held-out figures; the candidate best over all datasets is
+ * the one to ship. The figures a shipped default claims come from a normal eval run afterwards, not from this fit.
+ * Not thread-safe.
+ */
+final class FusionFit {
+
+    /** Candidates per leg fused, as deep as the retriever's default minimum per-leg limit, doubled for safety. */
+    static final int LEG_DEPTH = 200;
+
+    /** One dataset's leg lists. */
+    record DatasetLegs(EvalDataset dataset, List<EvalQuery> queries, List<Map<Leg, List<LegResult>>> legs) {
+    }
+
+    private final EvalRunner runner;
+    private final int k;
+
+    FusionFit(EvalRunner runner) {
+        this.runner = runner;
+        this.k = runner.suite().k();
+    }
+
+    /** Runs each query once per leg and keeps the ranked lists. */
+    static DatasetLegs collect(EvalDataset dataset, HybridCaseRetriever retriever, ProgressBar progress) {
+        List<Map<Leg, List<LegResult>>> all = new ArrayList<>();
+        progress.start("leg lists " + dataset.name(), dataset.queries().size());
+        int i = 0;
+        for (EvalQuery q : dataset.queries()) {
+            Map<Leg, List<LegResult>> legs = new EnumMap<>(Leg.class);
+            for (Leg leg : List.of(Leg.BM25, Leg.DENSE)) {
+                List<LegResult> list = new ArrayList<>();
+                for (SearchHit h : retriever.search(SearchRequest.builder(q.text()).limit(LEG_DEPTH).legs(Set.of(leg))
+                        .fusion(FusionMethod.rrf(60)).adaptive(false).rerank(false).build()).hits()) {
+                    list.add(new LegResult(h.id(), h.legs().get(leg).score()));
+                }
+                legs.put(leg, list);
+            }
+            all.add(legs);
+            progress.update(++i);
+        }
+        progress.finish();
+        return new DatasetLegs(dataset, dataset.queries(), all);
+    }
+
+    /** The grid searched: k, bias, code, stop-word and identifier coefficients (log-weight units). */
+    static List<GradedFusion> grid() {
+        List<GradedFusion> out = new ArrayList<>();
+        for (int kk : new int[] {10, 20, 40, 60}) {
+            for (double bias : new double[] {-1, -0.5, 0, 0.5, 1, 1.5}) {
+                for (double code : new double[] {0, 1, 2, 3}) {
+                    for (double stop : new double[] {-2, -1, 0, 1}) {
+                        for (double id : new double[] {0, 1, 2, 3}) {
+                            out.add(new GradedFusion(kk, bias, code, stop, id));
+                        }
+                    }
+                }
+            }
+        }
+        out.add(GradedFusion.shapeSwitch());
+        return out;
+    }
+
+    /** The run of {@code fusion} on one dataset, lists cut at {@code depth}. */
+    EvalRun run(DatasetLegs d, String name, java.util.function.Function<String, FusionMethod> fusion, int depth) {
+        List<QueryResult> results = new ArrayList<>(d.queries().size());
+        for (int i = 0; i < d.queries().size(); i++) {
+            EvalQuery q = d.queries().get(i);
+            List<String> ids = new ArrayList<>();
+            for (FusedResult r : Fusion.of(fusion.apply(q.text())).fuse(d.legs().get(i), depth)) {
+                ids.add(r.id());
+            }
+            results.add(runner.score(d.dataset(), q, ids, 0));
+        }
+        return new EvalRun(name, d.dataset().name(), runner.suite(), results);
+    }
+
+    /** One leg alone as a run. */
+    EvalRun leg(DatasetLegs d, Leg leg, int depth) {
+        List<QueryResult> results = new ArrayList<>(d.queries().size());
+        for (int i = 0; i < d.queries().size(); i++) {
+            List<String> ids = new ArrayList<>();
+            for (LegResult r : d.legs().get(i).get(leg)) {
+                if (ids.size() == depth) {
+                    break;
+                }
+                ids.add(r.id());
+            }
+            results.add(runner.score(d.dataset(), d.queries().get(i), ids, 0));
+        }
+        return new EvalRun(leg.label(), d.dataset().name(), runner.suite(), results);
+    }
+
+    private double mrr(DatasetLegs d, GradedFusion f) {
+        return run(d, "fit", f::methodFor, k).overall().mean(runner.suite().mrr());
+    }
+
+    /** The leave-one-dataset-out report (Markdown). */
+    String report(List<DatasetLegs> data, ProgressBar progress) {
+        List<GradedFusion> grid = grid();
+        double[][] scores = new double[grid.size()][data.size()];
+        progress.start("fusion grid", grid.size());
+        for (int g = 0; g < grid.size(); g++) {
+            for (int d = 0; d < data.size(); d++) {
+                scores[g][d] = mrr(data.get(d), grid.get(g));
+            }
+            progress.update(g + 1);
+        }
+        progress.finish();
+        String mrr = runner.suite().mrr();
+        StringBuilder sb = new StringBuilder("# Graded fusion fitted leave-one-dataset-out (" + grid.size()
+                + " candidates, " + mrr + ")\n\n");
+        List<String> head = new ArrayList<>(List.of("held out", "chosen (k, bias, code, stop, identifier)",
+                "fitted mean on the others"));
+        data.forEach(d -> head.add(d.dataset().name()));
+        ReportWriter.row(sb, head);
+        ReportWriter.separator(sb, head.size());
+        for (int out = -1; out < data.size(); out++) {
+            int best = 0;
+            double bestMean = -1;
+            for (int g = 0; g < grid.size(); g++) {
+                double sum = 0;
+                int n = 0;
+                for (int d = 0; d < data.size(); d++) {
+                    if (d != out) {
+                        sum += scores[g][d];
+                        n++;
+                    }
+                }
+                if (sum / n > bestMean + 1e-12) {
+                    bestMean = sum / n;
+                    best = g;
+                }
+            }
+            List<String> cells = new ArrayList<>(List.of(out < 0 ? "(none: fit on all)" : data.get(out).dataset().name(),
+                    describe(grid.get(best)), ReportWriter.f3(bestMean)));
+            for (int d = 0; d < data.size(); d++) {
+                cells.add((d == out ? "**" : "") + ReportWriter.f3(scores[best][d]) + (d == out ? "** (held out)" : ""));
+            }
+            ReportWriter.row(sb, cells);
+        }
+        sb.append("\nReference rows (same leg lists):\n\n");
+        List<String> refHead = new ArrayList<>(List.of("technique"));
+        data.forEach(d -> refHead.add(d.dataset().name()));
+        ReportWriter.row(sb, refHead);
+        ReportWriter.separator(sb, refHead.size());
+        for (Leg leg : List.of(Leg.BM25, Leg.DENSE)) {
+            List<String> cells = new ArrayList<>(List.of(leg.label()));
+            data.forEach(d -> cells.add(ReportWriter.f3(leg(d, leg, k).overall().mean(mrr))));
+            ReportWriter.row(sb, cells);
+        }
+        for (GradedFusion f : List.of(GradedFusion.shapeSwitch(), GradedFusion.defaults())) {
+            List<String> cells = new ArrayList<>(List.of(describe(f)));
+            data.forEach(d -> cells.add(ReportWriter.f3(mrr(d, f))));
+            ReportWriter.row(sb, cells);
+        }
+        sb.append('\n');
+        return sb.toString();
+    }
+
+    /** Slices of {@code fusion} against BM25 alone, per dataset (Markdown). */
+    String slices(List<DatasetLegs> data, GradedFusion fusion, List<String> sliceBy) {
+        String mrr = runner.suite().mrr();
+        StringBuilder sb = new StringBuilder("## " + describe(fusion) + " by slice against BM25 (" + mrr + ")\n\n");
+        ReportWriter.row(sb, List.of("dataset", "slice", "queries", "bm25", "dense", "fused", "fused - bm25"));
+        ReportWriter.separator(sb, 7);
+        for (DatasetLegs d : data) {
+            EvalRun b = leg(d, Leg.BM25, 100);
+            EvalRun dn = leg(d, Leg.DENSE, 100);
+            EvalRun f = run(d, "fused", fusion::methodFor, 100);
+            addSlice(sb, d.dataset().name(), "all", b.overall(), dn.overall(), f.overall(), mrr);
+            for (String key : sliceBy) {
+                for (Map.Entry<String, Summary> e : f.bySlice(key).entrySet()) {
+                    if (e.getKey().equals(EvalRun.NO_VALUE)) {
+                        continue;
+                    }
+                    addSlice(sb, d.dataset().name(), key + "=" + e.getKey(), b.bySlice(key).get(e.getKey()),
+                            dn.bySlice(key).get(e.getKey()), e.getValue(), mrr);
+                }
+            }
+        }
+        sb.append('\n');
+        return sb.toString();
+    }
+
+    private static void addSlice(StringBuilder sb, String ds, String slice, Summary b, Summary d, Summary f,
+            String mrr) {
+        ReportWriter.row(sb, List.of(ds, slice, Integer.toString(f.queries()), ReportWriter.f3(b.mean(mrr)),
+                ReportWriter.f3(d.mean(mrr)), ReportWriter.f3(f.mean(mrr)),
+                String.format(Locale.ROOT, "%+.3f", f.mean(mrr) - b.mean(mrr))));
+    }
+
+    static String describe(GradedFusion f) {
+        return String.format(Locale.ROOT, "k %d, bias %.1f, code %.1f, stop %.1f, identifier %.2f", f.k(), f.bias(),
+                f.codeCoefficient(), f.stopWordCoefficient(), f.identifierCoefficient());
+    }
+}
