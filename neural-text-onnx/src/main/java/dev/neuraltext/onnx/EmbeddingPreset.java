@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The dense models neural-text can load from Maven Central without a download: each preset names the
@@ -124,6 +125,23 @@ public enum EmbeddingPreset {
             }
         }
         throw new IllegalArgumentException("unknown dense model preset '" + id + "'; known: " + String.join(", ", ids()));
+    }
+
+    /**
+     * The preset whose embedder has model id {@code modelId} (as recorded in an index fingerprint), if any.
+     *
+     * @throws NullPointerException if {@code modelId} is null
+     */
+    public static Optional<EmbeddingPreset> forModelId(String modelId) {
+        Objects.requireNonNull(modelId, "modelId");
+        EmbeddingPreset best = null;
+        for (EmbeddingPreset p : values()) {
+            if (modelId.startsWith(p.modelName + "/")
+                    && (best == null || p.modelName.length() > best.modelName.length())) {
+                best = p;
+            }
+        }
+        return Optional.ofNullable(best);
     }
 
     /** Holder of the long prefixes (enum constants cannot reference the enum's own static fields). */

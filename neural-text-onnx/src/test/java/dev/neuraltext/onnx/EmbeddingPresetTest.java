@@ -34,6 +34,16 @@ class EmbeddingPresetTest {
     }
 
     @Test
+    void theModelIdOfAnIndexNamesItsPreset() {
+        assertThat(EmbeddingPreset.forModelId("all-MiniLM-L6-v2/mean/256")).contains(EmbeddingPreset.ALL_MINILM_L6_V2);
+        assertThat(EmbeddingPreset.forModelId("all-MiniLM-L6-v2-q/mean/256"))
+                .contains(EmbeddingPreset.ALL_MINILM_L6_V2_Q);
+        assertThat(EmbeddingPreset.forModelId("bge-small-en-v1.5-q/cls/256/prefixed"))
+                .contains(EmbeddingPreset.BGE_SMALL_EN_V15_Q);
+        assertThat(EmbeddingPreset.forModelId("my-model/mean/512")).isEmpty();
+    }
+
+    @Test
     void unknownIdNamesTheValueAndTheChoices() {
         assertThatThrownBy(() -> EmbeddingPreset.byId("bert-huge"))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -39,6 +39,9 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--limit", paramLabel = "N", defaultValue = "5", description = "Hits to show (default: ${DEFAULT-VALUE}).")
     int limit;
 
+    @Option(names = "--model", paramLabel = "<preset>", description = DenseModel.MODEL_HELP)
+    String model;
+
     @Option(names = "--no-dense", description = "BM25 only: no dense embeddings.")
     boolean noDense;
 
@@ -57,7 +60,7 @@ final class DemoCommand implements Callable<Integer> {
             }
             IndexSession.Indexed r = IndexSession.index(root, root.resolve(IndexSession.DEFAULT_INDEX_DIR),
                     new IndexSession.IndexOptions(List.of(), List.of(), false, !noDense,
-                            dev.neuraltext.ingest.DirectoryIngestor.DEFAULT_MAX_FILE_BYTES),
+                            dev.neuraltext.ingest.DirectoryIngestor.DEFAULT_MAX_FILE_BYTES, DenseModel.checkPreset(model)),
                     System.err, Cli.terminal());
             try (IndexSession s = r.session()) {
                 IndexSession.printSummary(json ? System.err : System.out, root, r);

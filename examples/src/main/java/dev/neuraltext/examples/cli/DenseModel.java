@@ -1,28 +1,55 @@
 package dev.neuraltext.examples.cli;
 
 import dev.neuraltext.encode.Embedder;
+import dev.neuraltext.onnx.EmbeddingPreset;
+import dev.neuraltext.onnx.OnnxEmbedder;
 import java.io.PrintStream;
+import java.util.Optional;
 
-/** Loads the dense leg's embedder (all-MiniLM-L6-v2 on ONNX Runtime), or says why it cannot. */
+/** Loads the dense leg's embedder (an {@link EmbeddingPreset} on ONNX Runtime), or says why it cannot. */
 final class DenseModel {
+
+    /** The preset used when {@code --model} is not given: all-MiniLM-L6-v2. */
+    static final String DEFAULT_MODEL = "all-minilm-l6-v2";
+
+    /** The {@code --model} help text. */
+    static final String MODEL_HELP = "Dense model preset: all-minilm-l6-v2 (default), all-minilm-l6-v2-q, "
+            + "bge-small-en-v1.5, bge-small-en-v1.5-q, e5-small-v2.";
 
     private DenseModel() {
     }
 
     /**
-     * The MiniLM preset, or null (with a note on {@code err}) when the ONNX module, its native library or the model
-     * resources are missing: the CLI then carries on with BM25 alone.
+     * {@code preset} checked (null stays null: the default, or the index's own model when searching).
+     *
+     * @throws CliException (usage) naming the value and the known presets
      */
-    static Embedder loadOrNull(PrintStream err) {
+    static String checkPreset(String preset) {
+        if (preset == null) {
+            return null;
+        }
         try {
-            Class<?> c = Class.forName("dev.neuraltext.onnx.OnnxEmbedder");
-            return (Embedder) c.getMethod("allMiniLmL6V2").invoke(null);
-        } catch (ClassNotFoundException | NoClassDefFoundError e) {
+            return EmbeddingPreset.byId(preset).id();
+        } catch (IllegalArgumentException e) {
+            throw new CliException(CliException.USAGE, "--model: " + e.getMessage());
+        }
+    }
+
+    /** The preset an index's dense model id was built with, if it is one. */
+    static Optional<String> presetOf(String modelId) {
+        return EmbeddingPreset.forModelId(modelId).map(EmbeddingPreset::id);
+    }
+
+    /**
+     * The embedder of {@code preset} (null: {@link #DEFAULT_MODEL}), or null (with a note on {@code err}) when the
+     * ONNX module, its native library or the model resources are missing: the CLI then carries on with BM25 alone.
+     */
+    static Embedder loadOrNull(PrintStream err, String preset) {
+        try {
+            return OnnxEmbedder.preset(EmbeddingPreset.byId(preset == null ? DEFAULT_MODEL : preset));
+        } catch (NoClassDefFoundError e) {
             err.println("note: the ONNX module is not on the class path; continuing with BM25 only");
-        } catch (java.lang.reflect.InvocationTargetException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            err.println("note: the dense model could not be loaded (" + firstLine(cause) + "); continuing with BM25 only");
-        } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+        } catch (LinkageError | RuntimeException e) {
             err.println("note: the dense model could not be loaded (" + firstLine(e) + "); continuing with BM25 only");
         }
         return null;

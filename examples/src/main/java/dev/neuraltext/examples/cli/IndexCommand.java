@@ -38,6 +38,9 @@ final class IndexCommand implements Callable<Integer> {
     @Option(names = "--with-tests", description = "Index test sources too (src/test/**, *Test.java, ...).")
     boolean withTests;
 
+    @Option(names = "--model", paramLabel = "<preset>", description = DenseModel.MODEL_HELP)
+    String model;
+
     @Option(names = "--no-dense", description = "BM25 only: no dense embeddings (much faster indexing).")
     boolean noDense;
 
@@ -60,7 +63,8 @@ final class IndexCommand implements Callable<Integer> {
             Path root = folder.toAbsolutePath().normalize();
             Path dir = index != null ? index.toAbsolutePath().normalize() : root.resolve(IndexSession.DEFAULT_INDEX_DIR);
             IndexSession.Indexed r = IndexSession.index(root, dir,
-                    new IndexSession.IndexOptions(includes, excludes, withTests, !noDense, maxFileBytes),
+                    new IndexSession.IndexOptions(includes, excludes, withTests, !noDense, maxFileBytes,
+                            DenseModel.checkPreset(model)),
                     IndexSession.QdrantTarget.parse(qdrant, collection), System.err, Cli.terminal());
             try {
                 IndexSession.printSummary(System.out, root, r);

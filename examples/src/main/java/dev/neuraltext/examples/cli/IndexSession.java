@@ -119,7 +119,7 @@ final class IndexSession implements AutoCloseable {
 
     /** Options of the {@code index} and {@code demo} commands. */
     record IndexOptions(List<String> includes, List<String> excludes, boolean withTests, boolean dense,
-            long maxFileBytes) {
+            long maxFileBytes, String model) {
     }
 
     /** The outcome of {@link #index}. */
@@ -153,7 +153,7 @@ final class IndexSession implements AutoCloseable {
         // or busy index folder fails before the indexing pass, not after it
         try (IndexWriteLock lock = lock(indexDir)) {
             awaitTestGate();
-            Embedder embedder = options.dense() ? DenseModel.loadOrNull(err) : null;
+            Embedder embedder = options.dense() ? DenseModel.loadOrNull(err, options.model()) : null;
             try {
                 return qdrant != null ? indexIntoQdrant(ingestor, indexDir, qdrant, embedder, err, terminal, start)
                         : indexLocally(ingestor, lock, embedder, err, terminal, start);
@@ -316,8 +316,8 @@ final class IndexSession implements AutoCloseable {
     }
 
     /** Opens a Qdrant collection for searching; the dense leg runs when the model loads and {@code wantDense}. */
-    static IndexSession openQdrant(QdrantTarget qdrant, boolean wantDense, PrintStream err) {
-        Embedder embedder = wantDense ? DenseModel.loadOrNull(err) : null;
+    static IndexSession openQdrant(QdrantTarget qdrant, boolean wantDense, String model, PrintStream err) {
+        Embedder embedder = wantDense ? DenseModel.loadOrNull(err, model) : null;
         try {
             return new IndexSession(Path.of("."), qdrant.connect(embedder), embedder, qdrant.label());
         } catch (RuntimeException e) {
@@ -328,9 +328,10 @@ final class IndexSession implements AutoCloseable {
 
     /**
      * Opens the index in {@code indexDir} for searching. Loads the dense model when the index has dense vectors and
-     * {@code wantDense}; when it cannot be loaded, searches with BM25 alone (said on {@code err}).
+     * {@code wantDense}: the preset the index was built with, which {@code model} (null: any) must name; when it cannot
+     * be loaded, searches with BM25 alone (said on {@code err}).
      */
-    static IndexSession open(Path indexDir, boolean wantDense, PrintStream err) {
+    static IndexSession open(Path indexDir, boolean wantDense, String model, PrintStream err) {
         if (!Files.isDirectory(indexDir) || !InMemoryCaseStore.exists(indexDir)) {
             throw new CliException(CliException.INDEX, "no index in " + indexDir
                     + ": build one with `neural-text index <folder>` (or pass --index <dir>)");
@@ -344,7 +345,13 @@ final class IndexSession implements AutoCloseable {
         }
         Embedder embedder = null;
         if (wantDense && !onDisk.denseModel().isEmpty()) {
-            embedder = DenseModel.loadOrNull(err);
+            String built = DenseModel.presetOf(onDisk.denseModel()).orElse(null);
+            if (model != null && !model.equals(built)) {
+                throw new CliException(CliException.INDEX, "the index in " + indexDir + " was built with the model '"
+                        + onDisk.denseModel() + "', not --model " + model + ": search without --model, or re-run "
+                        + "`neural-text index <folder> --model " + model + "` to rebuild it");
+            }
+            embedder = DenseModel.loadOrNull(err, built == null ? model : built);
             if (embedder != null && (!embedder.modelId().equals(onDisk.denseModel())
                     || embedder.dimension() != onDisk.denseDimension())) {
                 String have = embedder.modelId() + "' (" + embedder.dimension() + ")";

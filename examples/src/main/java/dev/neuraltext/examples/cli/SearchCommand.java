@@ -46,6 +46,9 @@ final class SearchCommand implements Callable<Integer> {
     @Option(names = "--no-extend", description = "Return at most --limit hits: no adaptive extension.")
     boolean noExtend;
 
+    @Option(names = "--model", paramLabel = "<preset>", description = DenseModel.MODEL_HELP)
+    String model;
+
     @Option(names = "--no-dense", description = "Do not load the dense model: BM25 only, faster start.")
     boolean noDense;
 
@@ -67,8 +70,10 @@ final class SearchCommand implements Callable<Integer> {
             Path dir = index != null ? index : Path.of(IndexSession.DEFAULT_INDEX_DIR);
             boolean wantDense = !noDense && (p.legs().isEmpty() || p.legs().contains(Leg.DENSE));
             IndexSession.QdrantTarget target = IndexSession.QdrantTarget.parse(qdrant, collection);
-            try (IndexSession session = target != null ? IndexSession.openQdrant(target, wantDense, System.err)
-                    : IndexSession.open(dir.toAbsolutePath().normalize(), wantDense, System.err)) {
+            try (IndexSession session = target != null ? IndexSession.openQdrant(target, wantDense,
+                    DenseModel.checkPreset(model), System.err)
+                    : IndexSession.open(dir.toAbsolutePath().normalize(), wantDense,
+                            DenseModel.checkPreset(model), System.err)) {
                 run(session, p, !noExtend, json, target != null ? "qdrant://" + target.label() : dir.toString());
             }
             return 0;

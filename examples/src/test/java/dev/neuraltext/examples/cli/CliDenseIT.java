@@ -36,4 +36,29 @@ class CliDenseIT {
         assertThat(bm25.exitCode()).as(bm25.err()).isZero();
         assertThat(bm25.err()).contains("rebuilding the index").contains("dense model");
     }
+
+    @Test
+    void anotherModelPresetIsRecordedUsedBySearchAndDetected() throws IOException {
+        Path root = CliFixture.tree(tmp.resolve("q"));
+        Path idx = root.resolve(".neural-text");
+        CliFixture.Result index = CliFixture.run("index", root.toString(), "--model", "all-minilm-l6-v2-q");
+        assertThat(index.exitCode()).as(index.err()).isZero();
+        assertThat(index.out()).contains("all-MiniLM-L6-v2-q");
+
+        // without --model, search loads the index's own preset
+        CliFixture.Result search = CliFixture.run("search", "pause length before the next try", "--index",
+                idx.toString(), "--json");
+        assertThat(search.exitCode()).as(search.err()).isZero();
+        assertThat(new ObjectMapper().readTree(search.out()).get("legs").toString()).isEqualTo("[\"bm25\",\"dense\"]");
+
+        CliFixture.Result other = CliFixture.run("search", "retry", "--index", idx.toString(), "--model",
+                "all-minilm-l6-v2");
+        assertThat(other.exitCode()).isEqualTo(3);
+        assertThat(other.err()).contains("all-MiniLM-L6-v2-q").contains("--model all-minilm-l6-v2");
+
+        // indexing with another preset rebuilds, and says why
+        CliFixture.Result rebuilt = CliFixture.run("index", root.toString());
+        assertThat(rebuilt.exitCode()).as(rebuilt.err()).isZero();
+        assertThat(rebuilt.err()).contains("rebuilding the index");
+    }
 }

@@ -100,6 +100,12 @@ class CliTest {
         assertThat(empty.exitCode()).isEqualTo(2);
         assertThat(empty.err()).contains("the query is empty");
 
+        CliFixture.Result badModel = CliFixture.run("search", "retry", "--index", idx.toString(), "--model", "bert-huge");
+        assertThat(badModel.exitCode()).isEqualTo(2);
+        assertThat(badModel.err()).contains("--model").contains("'bert-huge'").contains("bge-small-en-v1.5")
+                .doesNotContain("\tat ");
+        assertThat(CliFixture.run("index", root.toString(), "--model", "e5-large").exitCode()).isEqualTo(2);
+
         CliFixture.Result limit0 = CliFixture.run("search", "retry", "--index", idx.toString(), "--limit", "0");
         assertThat(limit0.exitCode()).isEqualTo(2);
         assertThat(limit0.err()).contains("--limit must be at least 1, got 0");
