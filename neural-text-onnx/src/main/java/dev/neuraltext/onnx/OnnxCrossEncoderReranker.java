@@ -125,58 +125,17 @@ public final class OnnxCrossEncoderReranker implements Reranker, AutoCloseable {
      * = false; {@code outputName} = {@code logits}, else the first output; {@code modelName} = the model file name
      * without {@code .onnx}. Not thread-safe; build once.
      */
-    public static final class Builder {
+    public static final class Builder extends OnnxModelBuilder<Builder> {
 
-        private ResourceLocation model;
-        private ResourceLocation tokenizerLocation;
-        private String modelName;
         private int maxSequenceLength = 512;
         private int batchSize = 16;
-        private int intraOpThreads = OnnxModel.Settings.defaultIntraOpThreads();
-        private boolean spinWait;
-        private int maxConcurrentBatches;
-        private String outputName = "logits";
 
         private Builder() {
+            super(OnnxModel.Settings.defaultIntraOpThreads(), "logits");
         }
 
-        /** The ONNX model file. */
-        public Builder modelFile(Path path) {
-            this.model = ResourceLocation.file(path, "modelFile");
-            return this;
-        }
-
-        /** The ONNX model as a classpath resource of this library's class loader. */
-        public Builder modelResource(String resource) {
-            return modelResource(null, resource);
-        }
-
-        /** The ONNX model as a classpath resource of {@code loader} (null: this library's class loader). */
-        public Builder modelResource(ClassLoader loader, String resource) {
-            this.model = ResourceLocation.classpath(loader, resource, "modelResource");
-            return this;
-        }
-
-        /** The Hugging Face {@code tokenizer.json} file. */
-        public Builder tokenizerFile(Path path) {
-            this.tokenizerLocation = ResourceLocation.file(path, "tokenizerFile");
-            return this;
-        }
-
-        /** The {@code tokenizer.json} as a classpath resource of this library's class loader. */
-        public Builder tokenizerResource(String resource) {
-            return tokenizerResource(null, resource);
-        }
-
-        /** The {@code tokenizer.json} as a classpath resource of {@code loader} (null: this library's class loader). */
-        public Builder tokenizerResource(ClassLoader loader, String resource) {
-            this.tokenizerLocation = ResourceLocation.classpath(loader, resource, "tokenizerResource");
-            return this;
-        }
-
-        /** The name used in {@link OnnxCrossEncoderReranker#modelId()}; default: the model file name. */
-        public Builder modelName(String name) {
-            this.modelName = Checks.notBlank(name, "modelName");
+        @Override
+        Builder self() {
             return this;
         }
 
@@ -195,34 +154,6 @@ public final class OnnxCrossEncoderReranker implements Reranker, AutoCloseable {
             return this;
         }
 
-        /** Threads ONNX Runtime uses inside one call; default min(available processors, 4). */
-        public Builder intraOpThreads(int threads) {
-            this.intraOpThreads = Checks.positive(threads, "intraOpThreads");
-            return this;
-        }
-
-        /**
-         * How many batches may run on the session at once; further callers wait their turn (first come, first
-         * served). Default: available processors / intra-op threads, at least 1 (1 on a 2-core machine), so that
-         * concurrent callers never oversubscribe the cores.
-         */
-        public Builder maxConcurrentBatches(int batches) {
-            this.maxConcurrentBatches = Checks.positive(batches, "maxConcurrentBatches");
-            return this;
-        }
-
-        /** Whether idle ONNX Runtime threads spin; default false. */
-        public Builder spinWait(boolean spin) {
-            this.spinWait = spin;
-            return this;
-        }
-
-        /** The model output holding the logits; default {@code logits}, else the first output. */
-        public Builder outputName(String name) {
-            this.outputName = Checks.notBlank(name, "outputName");
-            return this;
-        }
-
         /**
          * Loads the model and the tokenizer.
          *
@@ -231,12 +162,10 @@ public final class OnnxCrossEncoderReranker implements Reranker, AutoCloseable {
          *                                         logits rank not 2, more than 2 labels
          */
         public OnnxCrossEncoderReranker build() {
-            ResourceLocation.requireModelAndTokenizer(model, tokenizerLocation);
-            String name = modelName != null ? modelName : model.baseName();
+            String name = requireModelAndTokenizer();
             ModelTokenizer tok = ModelTokenizer.load(tokenizerLocation, maxSequenceLength);
             try {
-                OnnxModel.Settings settings = new OnnxModel.Settings(intraOpThreads, spinWait, maxConcurrentBatches);
-                OnnxModel loaded = OnnxModel.load(model, settings, List.of(outputName), 2);
+                OnnxModel loaded = OnnxModel.load(model, sessionSettings(), List.of(outputName), 2);
                 long labels = loaded.outputShape()[1];
                 if (labels > 2) {
                     loaded.close();

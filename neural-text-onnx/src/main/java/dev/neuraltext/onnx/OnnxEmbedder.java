@@ -348,13 +348,10 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
      * </ul>
      * Not thread-safe; build once.
      */
-    public static final class Builder {
+    public static final class Builder extends OnnxModelBuilder<Builder> {
 
         private static final Pattern MAX_SEQ = Pattern.compile("\"max_seq_length\"\\s*:\\s*(\\d+)");
 
-        private ResourceLocation model;
-        private ResourceLocation tokenizerLocation;
-        private String modelName;
         private Pooling pooling = Pooling.MEAN;
         private boolean normalize = true;
         private String queryPrefix = "";
@@ -362,53 +359,16 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
         private int maxSequenceLength;
         private LongInputPolicy longInputPolicy = LongInputPolicy.TRUNCATE;
         private int batchSize = 8;
-        private int intraOpThreads = 1;
         private int parallelism = Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), 4));
         private Executor executor;
-        private boolean spinWait;
-        private int maxConcurrentBatches;
-        private String outputName = "last_hidden_state";
 
         private Builder() {
+            // one thread per batch: the embedder's parallelism comes from running several batches at once
+            super(1, "last_hidden_state");
         }
 
-        /** The ONNX model file. */
-        public Builder modelFile(Path path) {
-            this.model = ResourceLocation.file(path, "modelFile");
-            return this;
-        }
-
-        /** The ONNX model as a classpath resource of this library's class loader. */
-        public Builder modelResource(String resource) {
-            return modelResource(null, resource);
-        }
-
-        /** The ONNX model as a classpath resource of {@code loader} (null: this library's class loader). */
-        public Builder modelResource(ClassLoader loader, String resource) {
-            this.model = ResourceLocation.classpath(loader, resource, "modelResource");
-            return this;
-        }
-
-        /** The Hugging Face {@code tokenizer.json} file. */
-        public Builder tokenizerFile(Path path) {
-            this.tokenizerLocation = ResourceLocation.file(path, "tokenizerFile");
-            return this;
-        }
-
-        /** The {@code tokenizer.json} as a classpath resource of this library's class loader. */
-        public Builder tokenizerResource(String resource) {
-            return tokenizerResource(null, resource);
-        }
-
-        /** The {@code tokenizer.json} as a classpath resource of {@code loader} (null: this library's class loader). */
-        public Builder tokenizerResource(ClassLoader loader, String resource) {
-            this.tokenizerLocation = ResourceLocation.classpath(loader, resource, "tokenizerResource");
-            return this;
-        }
-
-        /** The name used in {@link OnnxEmbedder#modelId()}; default: the model file name without {@code .onnx}. */
-        public Builder modelName(String name) {
-            this.modelName = Checks.notBlank(name, "modelName");
+        @Override
+        Builder self() {
             return this;
         }
 
@@ -477,9 +437,9 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
          * several batches at once ({@link #parallelism}), which needs no per-operator synchronisation and degrades
          * gracefully when the machine is busy; raise this only to cut the latency of single small calls.
          */
+        @Override
         public Builder intraOpThreads(int threads) {
-            this.intraOpThreads = Checks.positive(threads, "intraOpThreads");
-            return this;
+            return super.intraOpThreads(threads);
         }
 
         /**
@@ -503,31 +463,6 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
         }
 
         /**
-         * How many batches may run on the session at once; further callers wait their turn (first come, first
-         * served). Default: available processors / intra-op threads, at least 1 (1 on a 2-core machine), so that
-         * concurrent callers never oversubscribe the cores.
-         */
-        public Builder maxConcurrentBatches(int batches) {
-            this.maxConcurrentBatches = Checks.positive(batches, "maxConcurrentBatches");
-            return this;
-        }
-
-        /**
-         * Whether idle ONNX Runtime threads spin waiting for work; default false. Spinning gains a few percent of
-         * single-caller throughput but burns cores that concurrent callers or the rest of the application need.
-         */
-        public Builder spinWait(boolean spin) {
-            this.spinWait = spin;
-            return this;
-        }
-
-        /** The model output holding the token vectors; default {@code last_hidden_state}, else the first output. */
-        public Builder outputName(String name) {
-            this.outputName = Checks.notBlank(name, "outputName");
-            return this;
-        }
-
-        /**
          * Loads the model and the tokenizer.
          *
          * @throws IllegalStateException if no model or no tokenizer was given
@@ -535,9 +470,8 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
          *                                         no {@code input_ids} input, output rank not 3, no fixed hidden size
          */
         public OnnxEmbedder build() {
-            ResourceLocation.requireModelAndTokenizer(model, tokenizerLocation);
+            String name = requireModelAndTokenizer();
             int maxLength = maxSequenceLength > 0 ? maxSequenceLength : defaultMaxLength();
-            String name = modelName != null ? modelName : model.baseName();
             if (!model.exists()) {
                 throw new NonRetriableNeuralTextException("ONNX model file not found: " + model, null);
             }
@@ -545,8 +479,7 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
             OnnxModel loaded;
             try {
                 tok.requireRoomForText(maxLength);
-                OnnxModel.Settings settings = new OnnxModel.Settings(intraOpThreads, spinWait, maxConcurrentBatches);
-                loaded = OnnxModel.load(model, settings, List.of(outputName), 3);
+                loaded = OnnxModel.load(model, sessionSettings(), List.of(outputName), 3);
             } catch (RuntimeException e) {
                 tok.close();
                 throw e;

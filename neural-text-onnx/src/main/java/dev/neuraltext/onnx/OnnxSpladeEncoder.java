@@ -196,40 +196,22 @@ public final class OnnxSpladeEncoder implements SparseEncoder, AutoCloseable {
      * {@code modelName} = the model file name without {@code .onnx}; query-side model = the document model.
      * Not thread-safe; build once.
      */
-    public static final class Builder {
+    public static final class Builder extends OnnxModelBuilder<Builder> {
 
-        private ResourceLocation model;
         private ResourceLocation queryModelLocation;
-        private ResourceLocation tokenizerLocation;
-        private String modelName;
         private int maxSequenceLength = 512;
         private LongInputPolicy longInputPolicy = LongInputPolicy.TRUNCATE;
         private int batchSize = 8;
         private int queryTopK = Integer.MAX_VALUE;
         private int documentTopK = 256;
         private float minWeight;
-        private int intraOpThreads = OnnxModel.Settings.defaultIntraOpThreads();
-        private boolean spinWait;
-        private int maxConcurrentBatches;
-        private String outputName = "logits";
 
         private Builder() {
+            super(OnnxModel.Settings.defaultIntraOpThreads(), "logits");
         }
 
-        /** The ONNX model file (used for documents, and for queries unless a query model is set). */
-        public Builder modelFile(Path path) {
-            this.model = ResourceLocation.file(path, "modelFile");
-            return this;
-        }
-
-        /** The ONNX model as a classpath resource of this library's class loader. */
-        public Builder modelResource(String resource) {
-            return modelResource(null, resource);
-        }
-
-        /** The ONNX model as a classpath resource of {@code loader} (null: this library's class loader). */
-        public Builder modelResource(ClassLoader loader, String resource) {
-            this.model = ResourceLocation.classpath(loader, resource, "modelResource");
+        @Override
+        Builder self() {
             return this;
         }
 
@@ -242,29 +224,6 @@ public final class OnnxSpladeEncoder implements SparseEncoder, AutoCloseable {
         /** A separate query-side model as a classpath resource of {@code loader} (null: this library's). */
         public Builder queryModelResource(ClassLoader loader, String resource) {
             this.queryModelLocation = ResourceLocation.classpath(loader, resource, "queryModelResource");
-            return this;
-        }
-
-        /** The Hugging Face {@code tokenizer.json} file. */
-        public Builder tokenizerFile(Path path) {
-            this.tokenizerLocation = ResourceLocation.file(path, "tokenizerFile");
-            return this;
-        }
-
-        /** The {@code tokenizer.json} as a classpath resource of this library's class loader. */
-        public Builder tokenizerResource(String resource) {
-            return tokenizerResource(null, resource);
-        }
-
-        /** The {@code tokenizer.json} as a classpath resource of {@code loader} (null: this library's class loader). */
-        public Builder tokenizerResource(ClassLoader loader, String resource) {
-            this.tokenizerLocation = ResourceLocation.classpath(loader, resource, "tokenizerResource");
-            return this;
-        }
-
-        /** The name used in {@link OnnxSpladeEncoder#modelId()}; default: the model file name without .onnx. */
-        public Builder modelName(String name) {
-            this.modelName = Checks.notBlank(name, "modelName");
             return this;
         }
 
@@ -307,34 +266,6 @@ public final class OnnxSpladeEncoder implements SparseEncoder, AutoCloseable {
             return this;
         }
 
-        /** Threads ONNX Runtime uses inside one call; default min(available processors, 4). */
-        public Builder intraOpThreads(int threads) {
-            this.intraOpThreads = Checks.positive(threads, "intraOpThreads");
-            return this;
-        }
-
-        /**
-         * How many batches may run on the session at once; further callers wait their turn (first come, first
-         * served). Default: available processors / intra-op threads, at least 1 (1 on a 2-core machine), so that
-         * concurrent callers never oversubscribe the cores.
-         */
-        public Builder maxConcurrentBatches(int batches) {
-            this.maxConcurrentBatches = Checks.positive(batches, "maxConcurrentBatches");
-            return this;
-        }
-
-        /** Whether idle ONNX Runtime threads spin; default false. */
-        public Builder spinWait(boolean spin) {
-            this.spinWait = spin;
-            return this;
-        }
-
-        /** The model output holding the MLM logits; default {@code logits}, else the first output. */
-        public Builder outputName(String name) {
-            this.outputName = Checks.notBlank(name, "outputName");
-            return this;
-        }
-
         /**
          * Loads the model(s) and the tokenizer.
          *
@@ -343,9 +274,8 @@ public final class OnnxSpladeEncoder implements SparseEncoder, AutoCloseable {
          *                                         logits rank not 3, vocabulary size different from the tokenizer's
          */
         public OnnxSpladeEncoder build() {
-            ResourceLocation.requireModelAndTokenizer(model, tokenizerLocation);
-            String name = modelName != null ? modelName : model.baseName();
-            OnnxModel.Settings settings = new OnnxModel.Settings(intraOpThreads, spinWait, maxConcurrentBatches);
+            String name = requireModelAndTokenizer();
+            OnnxModel.Settings settings = sessionSettings();
             List<AutoCloseable> opened = new ArrayList<>();
             try {
                 ModelTokenizer tok = ModelTokenizer.load(tokenizerLocation, 0);
