@@ -117,8 +117,103 @@ final class FusionFit {
         return new EvalRun(leg.label(), d.dataset().name(), runner.suite(), results);
     }
 
-    private double mrr(DatasetLegs d, GradedFusion f) {
-        return run(d, "fit", f::methodFor, k).overall().mean(runner.suite().mrr());
+    /**
+     * MRR@k of {@code f} on {@code d}, fast: the same sums and tie-break as {@link dev.neuraltext.fusion.RrfFusion}
+     * (fused score, then best rank in any leg, then id), without building result objects. {@link #run} is the
+     * reference; {@code FusionFitTest} checks that both agree.
+     */
+    double mrr(DatasetLegs d, GradedFusion f) {
+        double sum = 0;
+        for (int i = 0; i < d.queries().size(); i++) {
+            EvalQuery q = d.queries().get(i);
+            double w = f.bm25Weight(q.text());
+            Candidates c = candidates(d, i);
+            int n = c.ids.length;
+            double[] score = new double[n];
+            for (int j = 0; j < n; j++) {
+                double b = c.bm25Rank[j] > 0 ? w / (f.k() + c.bm25Rank[j]) : 0;
+                double dn = c.denseRank[j] > 0 ? 1.0 / (f.k() + c.denseRank[j]) : 0;
+                score[j] = b <= dn ? b + dn : dn + b; // ascending order, as the library sums
+            }
+            int[] top = new int[Math.min(k, n)];
+            int filled = 0;
+            for (int j = 0; j < n; j++) {
+                int at = filled;
+                while (at > 0 && better(c, score, j, top[at - 1])) {
+                    at--;
+                }
+                if (at >= top.length) {
+                    continue;
+                }
+                int end = Math.min(filled, top.length - 1);
+                System.arraycopy(top, at, top, at + 1, end - at);
+                top[at] = j;
+                filled = Math.min(filled + 1, top.length);
+            }
+            Map<String, Integer> grades = d.dataset().judgments(q);
+            for (int r = 0; r < filled; r++) {
+                Integer g = grades.get(d.dataset().canonicalId(c.ids[top[r]]));
+                if (g != null && g >= 1) {
+                    sum += 1.0 / (r + 1);
+                    break;
+                }
+            }
+        }
+        return sum / d.queries().size();
+    }
+
+    private static boolean better(Candidates c, double[] score, int a, int b) {
+        if (score[a] != score[b]) {
+            return score[a] > score[b];
+        }
+        int ra = best(c.bm25Rank[a], c.denseRank[a]);
+        int rb = best(c.bm25Rank[b], c.denseRank[b]);
+        if (ra != rb) {
+            return ra < rb;
+        }
+        return c.ids[a].compareTo(c.ids[b]) < 0;
+    }
+
+    private static int best(int x, int y) {
+        return x == 0 ? y : y == 0 ? x : Math.min(x, y);
+    }
+
+    /** The union of a query's leg lists with each candidate's 1-based rank per leg (0: not in that leg). */
+    private record Candidates(String[] ids, int[] bm25Rank, int[] denseRank) {
+    }
+
+    private final Map<DatasetLegs, List<Candidates>> candidates = new java.util.IdentityHashMap<>();
+
+    private Candidates candidates(DatasetLegs d, int query) {
+        return candidates.computeIfAbsent(d, x -> {
+            List<Candidates> all = new ArrayList<>();
+            for (Map<Leg, List<LegResult>> legs : x.legs()) {
+                Map<String, int[]> ranks = new java.util.LinkedHashMap<>();
+                List<LegResult> b = legs.get(Leg.BM25);
+                for (int r = 0; r < b.size(); r++) {
+                    int[] v = ranks.computeIfAbsent(b.get(r).id(), id -> new int[2]);
+                    if (v[0] == 0) {
+                        v[0] = r + 1;
+                    }
+                }
+                List<LegResult> dn = legs.get(Leg.DENSE);
+                for (int r = 0; r < dn.size(); r++) {
+                    int[] v = ranks.computeIfAbsent(dn.get(r).id(), id -> new int[2]);
+                    if (v[1] == 0) {
+                        v[1] = r + 1;
+                    }
+                }
+                String[] ids = ranks.keySet().toArray(String[]::new);
+                int[] br = new int[ids.length];
+                int[] dr = new int[ids.length];
+                for (int j = 0; j < ids.length; j++) {
+                    br[j] = ranks.get(ids[j])[0];
+                    dr[j] = ranks.get(ids[j])[1];
+                }
+                all.add(new Candidates(ids, br, dr));
+            }
+            return all;
+        }).get(query);
     }
 
     /** The leave-one-dataset-out report (Markdown). */

@@ -1,0 +1,82 @@
+package dev.neuraltext.examples.eval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.neuraltext.eval.EvalDataset;
+import dev.neuraltext.eval.EvalDocument;
+import dev.neuraltext.eval.EvalQuery;
+import dev.neuraltext.eval.EvalRunner;
+import dev.neuraltext.eval.MetricSuite;
+import dev.neuraltext.eval.Qrels;
+import dev.neuraltext.fusion.Leg;
+import dev.neuraltext.fusion.LegResult;
+import dev.neuraltext.retrieve.GradedFusion;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class FusionFitTest {
+
+    /** Random leg lists over 40 documents, with ties in rank between legs, and queries of varied shape. */
+    private static FusionFit.DatasetLegs randomLegs(long seed) {
+        Random random = new Random(seed);
+        List<EvalDocument> docs = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            docs.add(new EvalDocument("d" + i, "", "text " + i, Map.of()));
+        }
+        String[] texts = {"StringUtils isBlank", "how do I check that a string is blank", "RetryPolicy",
+            "keep the splits of StopWatch.formatSplitTime as long", "withReuse(true)", "reuse a container"};
+        List<EvalQuery> queries = new ArrayList<>();
+        Map<String, Map<String, Integer>> qrels = new HashMap<>();
+        List<Map<Leg, List<LegResult>>> legs = new ArrayList<>();
+        for (int q = 0; q < 60; q++) {
+            String id = "q" + q;
+            queries.add(new EvalQuery(id, texts[q % texts.length], Map.of()));
+            Map<String, Integer> grades = new HashMap<>();
+            grades.put("d" + random.nextInt(40), 1);
+            grades.put("d" + random.nextInt(40), 2);
+            qrels.put(id, grades);
+            Map<Leg, List<LegResult>> m = new EnumMap<>(Leg.class);
+            for (Leg leg : List.of(Leg.BM25, Leg.DENSE)) {
+                List<String> ids = new ArrayList<>();
+                docs.forEach(d -> ids.add(d.id()));
+                Collections.shuffle(ids, random);
+                List<LegResult> list = new ArrayList<>();
+                for (int r = 0; r < 5 + random.nextInt(30); r++) {
+                    list.add(new LegResult(ids.get(r), 1.0 / (r + 1)));
+                }
+                m.put(leg, list);
+            }
+            legs.add(m);
+        }
+        EvalDataset dataset = EvalDataset.of("random", docs, queries, Qrels.of(qrels));
+        return new FusionFit.DatasetLegs(dataset, dataset.queries(), legs);
+    }
+
+    @Test
+    void theFastScoreAgreesWithTheLibrarysOwnFusion() {
+        EvalRunner runner = EvalRunner.builder().metrics(MetricSuite.withK(10)).build();
+        FusionFit fit = new FusionFit(runner);
+        for (long seed = 1; seed <= 3; seed++) {
+            FusionFit.DatasetLegs d = randomLegs(seed);
+            for (GradedFusion f : List.of(GradedFusion.shapeSwitch(), new GradedFusion(10, 1, 2, -1, 0),
+                    new GradedFusion(0, -1, 3, 1, 2), new GradedFusion(60, 0, 0, 0, 0))) {
+                double reference = fit.run(d, "ref", f::methodFor, 10).overall().mean(runner.suite().mrr());
+                assertThat(fit.mrr(d, f)).as("seed %d, %s", seed, FusionFit.describe(f))
+                        .isCloseTo(reference, within(1e-12));
+            }
+        }
+    }
+
+    @Test
+    void theGridHoldsTheFormerSwitchAndTheDefault() {
+        assertThat(FusionFit.grid()).contains(GradedFusion.shapeSwitch());
+        assertThat(FusionFit.grid()).hasSizeGreaterThan(100);
+    }
+}
