@@ -260,20 +260,24 @@ final class EvalHarness {
     }
 
     /**
-     * The chunk neural-text indexes for a document: {@link EvalDocument#toChunkInput()}, plus the document's heading
-     * path metadata ({@value #HEADING_PATH}, when a Markdown dataset has it) as {@link ChunkMetadata#SECTION}, the key
-     * {@code MarkdownChunker} sets, so the dense text variants see what they would see after real ingestion. BM25
-     * fields are unchanged.
+     * The chunk neural-text indexes for a document: {@link EvalDocument#toChunkInput()}; for a Markdown section with
+     * heading path metadata ({@value #HEADING_PATH}), also what {@code MarkdownChunker} gives a section in real
+     * ingestion: the heading path as {@link ChunkMetadata#SECTION} and in the BM25 name field (after the document
+     * title when the path does not start with it). Peers index {@code title + "\n" + text} as the dataset defines.
      */
     static ChunkInput chunk(EvalDocument doc) {
         ChunkInput c = doc.toChunkInput();
         String headingPath = doc.metadata().get(HEADING_PATH);
-        if (headingPath == null || c.metadata().containsKey(ChunkMetadata.SECTION)) {
+        if (headingPath == null || headingPath.isBlank() || c.metadata().containsKey(ChunkMetadata.SECTION)) {
             return c;
         }
         Map<String, String> meta = new LinkedHashMap<>(c.metadata());
         meta.put(ChunkMetadata.SECTION, headingPath);
-        return new ChunkInput(c.id(), c.text(), meta, c.listMetadata(), c.fields());
+        Map<String, String> fields = new LinkedHashMap<>(c.fields());
+        String title = doc.title();
+        fields.put(EvalDocument.NAME_FIELD, title.isBlank() || headingPath.startsWith(title) ? headingPath
+                : title + " > " + headingPath);
+        return new ChunkInput(c.id(), c.text(), meta, c.listMetadata(), fields);
     }
 
     private static TechniqueResult find(List<TechniqueResult> results, String name) {

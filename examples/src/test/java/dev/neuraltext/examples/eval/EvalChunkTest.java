@@ -1,0 +1,33 @@
+package dev.neuraltext.examples.eval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.neuraltext.chunk.ChunkInput;
+import dev.neuraltext.chunk.ChunkMetadata;
+import dev.neuraltext.eval.EvalDocument;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class EvalChunkTest {
+
+    @Test
+    void aMarkdownSectionGetsItsHeadingPathAsTheChunkerGivesIt() {
+        EvalDocument doc = new EvalDocument("docs/a.md#reuse", "Containers", "Call withReuse(true).",
+                Map.of(EvalHarness.HEADING_PATH, "Features > Reusable containers", "path", "docs/a.md"));
+        ChunkInput c = EvalHarness.chunk(doc);
+        assertThat(c.metadata()).containsEntry(ChunkMetadata.SECTION, "Features > Reusable containers");
+        assertThat(c.fields()).containsEntry(EvalDocument.NAME_FIELD, "Containers > Features > Reusable containers")
+                .containsEntry(ChunkInput.DEFAULT_FIELD, "Call withReuse(true).");
+        assertThat(c.text()).isEqualTo("Containers\nCall withReuse(true).");
+
+        EvalDocument sameTitle = new EvalDocument("b", "Features", "x", Map.of(EvalHarness.HEADING_PATH,
+                "Features > Reuse"));
+        assertThat(EvalHarness.chunk(sameTitle).fields()).containsEntry(EvalDocument.NAME_FIELD, "Features > Reuse");
+    }
+
+    @Test
+    void aCodeDocumentIsTheDatasetsChunkUnchanged() {
+        EvalDocument doc = new EvalDocument("A.java#A", "A", "class A {}", Map.of("className", "A"));
+        assertThat(EvalHarness.chunk(doc)).isEqualTo(doc.toChunkInput());
+    }
+}
