@@ -92,6 +92,10 @@ final class EvalCommand implements Callable<Integer> {
             + "(writes fusion-fit.md) instead of running techniques")
     boolean fitFusion;
 
+    @Option(names = "--previous-default", description = "also run the previous default (all-MiniLM-L6-v2, chunk "
+            + "text, shape switch) beside hybrid, query by query in turn, so their latencies compare")
+    boolean previousDefault;
+
     @Option(names = "--quiet", description = "no progress output")
     boolean quiet;
 
@@ -115,6 +119,7 @@ final class EvalCommand implements Callable<Integer> {
                     : Path.of(System.getProperty("user.home"), ".cache", "neural-text", "embeddings");
             return EvalMain.run(datasets, split, techniques, peerList, sliceBy, k, depth, out, !noDense, spladeModel,
                     rerankerModel, alpha, warmup, cache, baseline, compare, model, DenseText.byId(denseText), fitFusion,
+                    previousDefault,
                     quiet,
                     System.out,
                     System.err);

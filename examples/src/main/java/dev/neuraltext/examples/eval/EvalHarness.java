@@ -17,6 +17,8 @@ import dev.neuraltext.eval.QueryResult;
 import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.onnx.EmbeddingPreset;
 import dev.neuraltext.onnx.OnnxEmbedder;
+import dev.neuraltext.retrieve.DenseText;
+import dev.neuraltext.retrieve.GradedFusion;
 import dev.neuraltext.retrieve.HybridCaseRetriever;
 import dev.neuraltext.search.SearchHit;
 import dev.neuraltext.search.SearchRequest;
@@ -73,8 +75,37 @@ final class EvalHarness {
         owned.clear();
     }
 
+    /** The name of the previous default's row ({@code --previous-default}). */
+    static final String PREVIOUS_DEFAULT = "previous-default";
+    private static final String PREVIOUS_FUSION = "shape switch (RRF k=20, BM25 x10 for identifier shape)";
+
     private Embedder embedder;
     private EmbeddingCache cache;
+
+    /**
+     * The library's default before this change, on its own in-memory store: all-MiniLM-L6-v2, the chunk text, the
+     * former shape switch, BM25 without heading paths ({@link EvalDocument#toChunkInput()}).
+     */
+    private HybridCaseRetriever previousDefault(EvalDataset dataset, List<EvalReport.Indexing> indexing) {
+        OnnxEmbedder onnx = OnnxEmbedder.preset(EmbeddingPreset.ALL_MINILM_L6_V2);
+        owned.add(onnx);
+        EmbeddingCache minilm = new EmbeddingCache(onnx, settings.cacheDir());
+        HybridCaseRetriever r = HybridCaseRetriever.builder(InMemoryCaseStore.create()).embedder(minilm)
+                .denseText(DenseText.CHUNK_TEXT).autoFusion(GradedFusion.shapeSwitch()).build();
+        long t0 = System.nanoTime();
+        List<EvalDocument> docs = dataset.documents();
+        for (int from = 0; from < docs.size(); from += 256) {
+            List<ChunkInput> chunks = new ArrayList<>();
+            for (int i = from; i < Math.min(docs.size(), from + 256); i++) {
+                chunks.add(docs.get(i).toChunkInput());
+            }
+            r.index(chunks);
+        }
+        minilm.flush();
+        indexing.add(new EvalReport.Indexing(PREVIOUS_DEFAULT, docs.size(), (System.nanoTime() - t0) / 1e9,
+                minilm.hits() + " document embeddings from the cache, " + minilm.misses() + " computed"));
+        return r;
+    }
     private SparseEncoder sparse;
     private Reranker reranker;
 
@@ -165,14 +196,27 @@ final class EvalHarness {
             indexing.add(new EvalReport.Indexing("neural-text", docs.size(), secs, note));
 
             Map<String, TechniqueResult> byName = new HashMap<>();
+            HybridCaseRetriever previous = settings.previousDefault() ? previousDefault(dataset, indexing) : null;
             for (Technique t : techniques) {
+                if (previous != null && t.name().equals("hybrid")) {
+                    // the default and the previous default, query by query in turn: their latencies compare
+                    Technique p = new Technique(PREVIOUS_DEFAULT, "hybrid", t.legs(), null, false, false);
+                    List<TechniqueResult> pair = runInterleaved(dataset, runner, List.of(retriever, previous),
+                            List.of(t, p), List.of("neural-text: " + t.description(settings.alpha()),
+                                    "neural-text before graded fusion: " + EmbeddingPreset.ALL_MINILM_L6_V2.id()
+                                            + ", chunk text, " + PREVIOUS_FUSION));
+                    results.addAll(pair);
+                    byName.put(t.name(), pair.get(0));
+                    continue;
+                }
                 TechniqueResult r = runTechnique(dataset, runner, retriever, t);
                 results.add(r);
                 byName.put(t.name(), r);
             }
             for (int i = 0; i < results.size(); i++) {
-                Technique t = techniques.get(i);
-                if (t.adaptive()) {
+                String name = results.get(i).name();
+                Technique t = techniques.stream().filter(x -> x.name().equals(name)).findFirst().orElse(null);
+                if (t != null && t.adaptive()) {
                     TechniqueResult fixed = byName.get(t.fixedCutName());
                     results.set(i, results.get(i).withAdaptive(AdaptiveStats.of(dataset, results.get(i).run(),
                             fixed == null ? null : fixed.run(), settings.k())));
@@ -260,10 +304,10 @@ final class EvalHarness {
     }
 
     /**
-     * The chunk neural-text indexes for a document: {@link EvalDocument#toChunkInput()}; for a Markdown section with
-     * heading path metadata ({@value #HEADING_PATH}), also what {@code MarkdownChunker} gives a section in real
-     * ingestion: the heading path as {@link ChunkMetadata#SECTION} and in the BM25 name field (after the document
-     * title when the path does not start with it). Peers index {@code title + "\n" + text} as the dataset defines.
+     * The chunk neural-text indexes for a document: {@link EvalDocument#toChunkInput()}, plus the document's heading
+     * path metadata ({@value #HEADING_PATH}, when a Markdown dataset has it) as {@link ChunkMetadata#SECTION}, the key
+     * {@code MarkdownChunker} sets, so the dense text variants see what they would see after real ingestion. BM25
+     * keeps the dataset's own fields (name = title, body = text), as the peers index {@code title + "\n" + text}.
      */
     static ChunkInput chunk(EvalDocument doc) {
         ChunkInput c = doc.toChunkInput();
@@ -273,11 +317,7 @@ final class EvalHarness {
         }
         Map<String, String> meta = new LinkedHashMap<>(c.metadata());
         meta.put(ChunkMetadata.SECTION, headingPath);
-        Map<String, String> fields = new LinkedHashMap<>(c.fields());
-        String title = doc.title();
-        fields.put(EvalDocument.NAME_FIELD, title.isBlank() || headingPath.startsWith(title) ? headingPath
-                : title + " > " + headingPath);
-        return new ChunkInput(c.id(), c.text(), meta, c.listMetadata(), fields);
+        return new ChunkInput(c.id(), c.text(), meta, c.listMetadata(), c.fields());
     }
 
     private static TechniqueResult find(List<TechniqueResult> results, String name) {
@@ -306,33 +346,60 @@ final class EvalHarness {
 
     private TechniqueResult runTechnique(EvalDataset dataset, EvalRunner runner, HybridCaseRetriever retriever,
             Technique t) {
+        return runInterleaved(dataset, runner, List.of(retriever), List.of(t), List.of("neural-text: "
+                + t.description(settings.alpha()))).get(0);
+    }
+
+    /**
+     * Runs techniques side by side: every query goes to each (retriever, technique) pair in turn, the order rotating
+     * per query, so that a shared machine's load falls on all alike and their latencies compare.
+     */
+    private List<TechniqueResult> runInterleaved(EvalDataset dataset, EvalRunner runner,
+            List<HybridCaseRetriever> retrievers, List<Technique> ts, List<String> descriptions) {
         List<EvalQuery> queries = dataset.queries();
-        int limit = t.adaptive() ? settings.k() : settings.depth();
-        for (int i = 0; i < Math.min(settings.warmup(), queries.size()); i++) {
-            retriever.search(request(t, queries.get(i).text(), limit));
+        int n = ts.size();
+        for (int j = 0; j < n; j++) {
+            Technique t = ts.get(j);
+            int limit = t.adaptive() ? settings.k() : settings.depth();
+            for (int i = 0; i < Math.min(settings.warmup(), queries.size()); i++) {
+                retrievers.get(j).search(request(t, queries.get(i).text(), limit));
+            }
         }
-        boolean encodes = t.legs().contains(Leg.DENSE) || t.legs().contains(Leg.SPARSE);
-        progress.start(t.name(), queries.size());
-        List<QueryResult> results = new ArrayList<>(queries.size());
-        long[] total = new long[queries.size()];
-        long[] encoding = new long[queries.size()];
+        progress.start(n == 1 ? ts.get(0).name() : ts.get(0).name() + " and " + (n - 1) + " more", queries.size());
+        List<List<QueryResult>> results = new ArrayList<>();
+        long[][] total = new long[n][queries.size()];
+        long[][] encoding = new long[n][queries.size()];
+        for (int j = 0; j < n; j++) {
+            results.add(new ArrayList<>(queries.size()));
+        }
         for (int i = 0; i < queries.size(); i++) {
             EvalQuery q = queries.get(i);
-            long start = System.nanoTime();
-            SearchResponse response = retriever.search(request(t, q.text(), limit));
-            total[i] = System.nanoTime() - start;
-            encoding[i] = encodes ? response.timings().queryEncoding().toNanos() : 0;
-            List<String> ids = new ArrayList<>(response.hits().size());
-            for (SearchHit h : response.hits()) {
-                ids.add(h.id());
+            for (int step = 0; step < n; step++) {
+                int j = (i + step) % n;
+                Technique t = ts.get(j);
+                int limit = t.adaptive() ? settings.k() : settings.depth();
+                boolean encodes = t.legs().contains(Leg.DENSE) || t.legs().contains(Leg.SPARSE);
+                long start = System.nanoTime();
+                SearchResponse response = retrievers.get(j).search(request(t, q.text(), limit));
+                total[j][i] = System.nanoTime() - start;
+                encoding[j][i] = encodes ? response.timings().queryEncoding().toNanos() : 0;
+                List<String> ids = new ArrayList<>(response.hits().size());
+                for (SearchHit h : response.hits()) {
+                    ids.add(h.id());
+                }
+                results.get(j).add(runner.score(dataset, q, ids, total[j][i]));
             }
-            results.add(runner.score(dataset, q, ids, total[i]));
             progress.update(i + 1);
         }
         progress.finish();
-        EvalRun run = new EvalRun(t.name(), dataset.name(), runner.suite(), results);
-        return new TechniqueResult(t.name(), TechniqueResult.NEURAL_TEXT, "neural-text: " + t.description(settings.alpha()),
-                run, total, encoding, null);
+        List<TechniqueResult> out = new ArrayList<>();
+        for (int j = 0; j < n; j++) {
+            Technique t = ts.get(j);
+            EvalRun run = new EvalRun(t.name(), dataset.name(), runner.suite(), results.get(j));
+            out.add(new TechniqueResult(t.name(), TechniqueResult.NEURAL_TEXT, descriptions.get(j), run, total[j],
+                    encoding[j], null));
+        }
+        return out;
     }
 
     private static SearchRequest request(Technique t, String text, int limit) {

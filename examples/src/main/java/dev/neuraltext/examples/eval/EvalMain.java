@@ -38,7 +38,7 @@ public final class EvalMain {
     public static int run(List<Path> datasets, String split, List<String> techniques, List<String> peers,
             List<String> sliceBy, int k, int depth, Path out, boolean dense, Path spladeModel, Path rerankerModel,
             double alpha, int warmup, Path cacheDir, String baseline, List<String> compare, String model,
-            DenseText denseText, boolean fitFusion, boolean quiet, PrintStream stdout, PrintStream stderr) {
+            DenseText denseText, boolean fitFusion, boolean previousDefault, boolean quiet, PrintStream stdout, PrintStream stderr) {
         if (datasets.isEmpty()) {
             throw new IllegalArgumentException("--dataset names no folder");
         }
@@ -53,7 +53,7 @@ public final class EvalMain {
         for (Path d : datasets) {
             Path dir = out == null ? null : datasets.size() == 1 ? out : out.resolve(name(d));
             runs.add(new EvalSettings(d, split, techniques, peers, sliceBy, k, depth, dir, dense, spladeModel,
-                    rerankerModel, alpha, warmup, cacheDir, baseline, compare, model, denseText));
+                    rerankerModel, alpha, warmup, cacheDir, baseline, compare, model, denseText, previousDefault));
         }
         ProgressBar bar = quiet ? ProgressBar.silent() : new ProgressBar(stderr, System.console() != null);
         PrintStream log = quiet ? new PrintStream(OutputStream.nullOutputStream()) : stderr;

@@ -28,10 +28,12 @@ import java.util.Objects;
  * @param compare       extra head-to-head pairs {@code a:b} (any two technique or peer names)
  * @param model         the dense model preset id ({@link EmbeddingPreset#id()}; default {@code all-minilm-l6-v2})
  * @param denseText     what the dense leg embeds of each document
+ * @param previousDefault whether to run the library's previous default beside {@code hybrid}, interleaved
  */
 record EvalSettings(Path dataset, String split, List<String> techniques, List<String> peers, List<String> sliceBy,
         int k, int depth, Path out, boolean dense, Path spladeModel, Path rerankerModel, double alpha, int warmup,
-        Path cacheDir, String baseline, List<String> compare, String model, DenseText denseText) {
+        Path cacheDir, String baseline, List<String> compare, String model, DenseText denseText,
+        boolean previousDefault) {
 
     static final List<String> ALL_PEERS = List.of("grep", "lucene-standard", "lucene-wdgf",
             "langchain4j-minilm");

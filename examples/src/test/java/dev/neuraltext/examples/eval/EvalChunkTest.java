@@ -11,18 +11,13 @@ import org.junit.jupiter.api.Test;
 class EvalChunkTest {
 
     @Test
-    void aMarkdownSectionGetsItsHeadingPathAsTheChunkerGivesIt() {
+    void aMarkdownSectionGetsItsHeadingPathAsSectionMetadataWhileBm25KeepsTheDatasetsFields() {
         EvalDocument doc = new EvalDocument("docs/a.md#reuse", "Containers", "Call withReuse(true).",
                 Map.of(EvalHarness.HEADING_PATH, "Features > Reusable containers", "path", "docs/a.md"));
         ChunkInput c = EvalHarness.chunk(doc);
         assertThat(c.metadata()).containsEntry(ChunkMetadata.SECTION, "Features > Reusable containers");
-        assertThat(c.fields()).containsEntry(EvalDocument.NAME_FIELD, "Containers > Features > Reusable containers")
-                .containsEntry(ChunkInput.DEFAULT_FIELD, "Call withReuse(true).");
+        assertThat(c.fields()).isEqualTo(doc.toChunkInput().fields());
         assertThat(c.text()).isEqualTo("Containers\nCall withReuse(true).");
-
-        EvalDocument sameTitle = new EvalDocument("b", "Features", "x", Map.of(EvalHarness.HEADING_PATH,
-                "Features > Reuse"));
-        assertThat(EvalHarness.chunk(sameTitle).fields()).containsEntry(EvalDocument.NAME_FIELD, "Features > Reuse");
     }
 
     @Test
