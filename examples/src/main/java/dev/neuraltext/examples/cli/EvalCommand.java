@@ -101,10 +101,12 @@ final class EvalCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (!java.nio.file.Files.isRegularFile(dataset.resolve("corpus.jsonl"))) {
-            System.err.println("neural-text eval: no corpus.jsonl in " + dataset.toAbsolutePath()
-                    + ": --dataset takes a BEIR folder (corpus.jsonl, queries.jsonl, qrels/<split>.tsv)");
-            return CliException.USAGE;
+        for (Path dataset : datasets) {
+            if (!java.nio.file.Files.isRegularFile(dataset.resolve("corpus.jsonl"))) {
+                System.err.println("neural-text eval: no corpus.jsonl in " + dataset.toAbsolutePath()
+                        + ": --dataset takes a BEIR folder (corpus.jsonl, queries.jsonl, qrels/<split>.tsv)");
+                return CliException.USAGE;
+            }
         }
         try {
             List<String> peerList = new ArrayList<>();
@@ -119,10 +121,7 @@ final class EvalCommand implements Callable<Integer> {
                     : Path.of(System.getProperty("user.home"), ".cache", "neural-text", "embeddings");
             return EvalMain.run(datasets, split, techniques, peerList, sliceBy, k, depth, out, !noDense, spladeModel,
                     rerankerModel, alpha, warmup, cache, baseline, compare, model, DenseText.byId(denseText), fitFusion,
-                    previousDefault,
-                    quiet,
-                    System.out,
-                    System.err);
+                    previousDefault, quiet, System.out, System.err);
         } catch (IllegalArgumentException e) {
             System.err.println("neural-text eval: " + e.getMessage());
             return CliException.USAGE;
