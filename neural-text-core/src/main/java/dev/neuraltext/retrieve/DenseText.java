@@ -41,6 +41,23 @@ public enum DenseText {
         return id;
     }
 
+    /** The variant {@link HybridCaseRetriever} uses unless told otherwise (chosen by measurement, see the README). */
+    public static DenseText defaults() {
+        return CHUNK_TEXT;
+    }
+
+    /**
+     * The dense model id an index records for vectors of {@code embedderModelId} over this variant's text: the
+     * embedder's id for {@link #CHUNK_TEXT}, else the id plus {@code +text:<variant>}, so that an index embedded with
+     * another variant is detected.
+     *
+     * @throws NullPointerException if {@code embedderModelId} is null
+     */
+    public String indexedModelId(String embedderModelId) {
+        Objects.requireNonNull(embedderModelId, "embedderModelId");
+        return this == CHUNK_TEXT ? embedderModelId : embedderModelId + "+text:" + id;
+    }
+
     /**
      * The text to embed for {@code chunk}.
      *

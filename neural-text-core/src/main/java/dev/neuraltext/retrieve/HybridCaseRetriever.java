@@ -348,7 +348,7 @@ public final class HybridCaseRetriever {
 
     /** The embedder's model id, plus {@code +text:<variant>} when the dense leg reads more than the chunk's text. */
     private String denseModelId() {
-        return denseText == DenseText.CHUNK_TEXT ? embedder.modelId() : embedder.modelId() + "+text:" + denseText.id();
+        return denseText.indexedModelId(embedder.modelId());
     }
 
     /** What the dense leg embeds of each chunk at index time. */
@@ -377,12 +377,12 @@ public final class HybridCaseRetriever {
      * Builder of {@link HybridCaseRetriever}; not thread-safe. Defaults: no embedder, sparse encoder or reranker (BM25
      * only), {@link AdaptiveExtension#defaults()}, rerank depth {@value #DEFAULT_RERANK_DEPTH}, index batch size
      * {@value #DEFAULT_INDEX_BATCH_SIZE}, minimum per-leg limit {@value #DEFAULT_MIN_LEG_LIMIT}, automatic fusion
-     * {@link GradedFusion#defaults()}, dense text {@link DenseText#CHUNK_TEXT}.
+     * {@link GradedFusion#defaults()}, dense text {@link DenseText#defaults()}.
      */
     public static final class Builder {
         private final CaseStore store;
         private Embedder embedder;
-        private DenseText denseText = DenseText.CHUNK_TEXT;
+        private DenseText denseText = DenseText.defaults();
         private SparseEncoder sparseEncoder;
         private Reranker reranker;
         private AdaptiveExtension extension = AdaptiveExtension.defaults();
@@ -402,7 +402,7 @@ public final class HybridCaseRetriever {
         }
 
         /**
-         * What the dense leg embeds of each chunk; default {@link DenseText#CHUNK_TEXT}. Part of
+         * What the dense leg embeds of each chunk; default {@link DenseText#defaults()}. Part of
          * {@link #fingerprint()}, so an index embedded with another variant is detected.
          */
         public Builder denseText(DenseText text) {

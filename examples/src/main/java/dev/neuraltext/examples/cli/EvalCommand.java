@@ -2,6 +2,7 @@ package dev.neuraltext.examples.cli;
 
 import dev.neuraltext.NeuralTextException;
 import dev.neuraltext.examples.eval.EvalMain;
+import dev.neuraltext.onnx.EmbeddingPreset;
 import dev.neuraltext.retrieve.DenseText;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,13 +24,11 @@ final class EvalCommand implements Callable<Integer> {
                     + "give one combined table plus a report per dataset in <out>/<dataset name>")
     List<Path> datasets;
 
-    @Option(names = "--model", defaultValue = "all-minilm-l6-v2", paramLabel = "<preset>",
-            description = "dense model preset: all-minilm-l6-v2, all-minilm-l6-v2-q, bge-small-en-v1.5, "
-                    + "bge-small-en-v1.5-q, e5-small-v2 (default: ${DEFAULT-VALUE})")
+    @Option(names = "--model", paramLabel = "<preset>", description = DenseModel.MODEL_HELP)
     String model;
 
-    @Option(names = "--dense-text", defaultValue = "chunk", paramLabel = "<variant>",
-            description = "what the dense leg embeds: chunk, header, header-head (default: ${DEFAULT-VALUE})")
+    @Option(names = "--dense-text", paramLabel = "<variant>",
+            description = "what the dense leg embeds: chunk, header, header-head (default: the library's)")
     String denseText;
 
     @Option(names = "--split", defaultValue = "test", description = "qrels split (default: ${DEFAULT-VALUE})")
@@ -120,7 +119,9 @@ final class EvalCommand implements Callable<Integer> {
             Path cache = noCache ? null : cacheDir != null ? cacheDir
                     : Path.of(System.getProperty("user.home"), ".cache", "neural-text", "embeddings");
             return EvalMain.run(datasets, split, techniques, peerList, sliceBy, k, depth, out, !noDense, spladeModel,
-                    rerankerModel, alpha, warmup, cache, baseline, compare, model, DenseText.byId(denseText), fitFusion,
+                    rerankerModel, alpha, warmup, cache, baseline, compare,
+                    model == null ? DenseModel.DEFAULT_MODEL : EmbeddingPreset.byId(model).id(),
+                    denseText == null ? DenseText.defaults() : DenseText.byId(denseText), fitFusion,
                     previousDefault, quiet, System.out, System.err);
         } catch (IllegalArgumentException e) {
             System.err.println("neural-text eval: " + e.getMessage());

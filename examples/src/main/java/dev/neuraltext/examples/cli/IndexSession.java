@@ -9,6 +9,7 @@ import dev.neuraltext.ingest.IndexManifest;
 import dev.neuraltext.ingest.IndexUpdate;
 import dev.neuraltext.ingest.SkipReason;
 import dev.neuraltext.filter.PayloadFilter;
+import dev.neuraltext.retrieve.DenseText;
 import dev.neuraltext.retrieve.HybridCaseRetriever;
 import dev.neuraltext.qdrant.QdrantCaseStore;
 import dev.neuraltext.store.CaseStore;
@@ -204,7 +205,9 @@ final class IndexSession implements AutoCloseable {
             PrintStream err, boolean terminal, long start) {
         Path indexDir = lock.directory();
         InMemoryCaseStore.Builder config = InMemoryCaseStore.builder();
-        IndexFingerprint expected = embedder == null ? config.fingerprint() : config.fingerprint().withDense(embedder);
+        IndexFingerprint expected = embedder == null ? config.fingerprint()
+                : config.fingerprint().withDense(DenseText.defaults().indexedModelId(embedder.modelId()),
+                        embedder.dimension());
 
         InMemoryCaseStore store = null;
         IndexManifest manifest = null;
@@ -352,7 +355,8 @@ final class IndexSession implements AutoCloseable {
                         + "`neural-text index <folder> --model " + model + "` to rebuild it");
             }
             embedder = DenseModel.loadOrNull(err, built == null ? model : built);
-            if (embedder != null && (!embedder.modelId().equals(onDisk.denseModel())
+            String indexed = embedder == null ? null : DenseText.defaults().indexedModelId(embedder.modelId());
+            if (embedder != null && (!indexed.equals(onDisk.denseModel())
                     || embedder.dimension() != onDisk.denseDimension())) {
                 String have = embedder.modelId() + "' (" + embedder.dimension() + ")";
                 DenseModel.close(embedder);
