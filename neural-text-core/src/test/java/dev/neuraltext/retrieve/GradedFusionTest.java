@@ -56,6 +56,6 @@ class GradedFusionTest {
                 .hasMessageContaining("NaN");
         assertThatThrownBy(() -> new GradedFusion(1, 0, Double.POSITIVE_INFINITY, 0, 0))
                 .hasMessageContaining("codeCoefficient");
-        assertThatThrownBy(() -> GradedFusion.defaults().methodFor(null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> GradedFusion.defaults().methodFor(null)).isInstanceOf(NullPointerException.class);
     }
 }

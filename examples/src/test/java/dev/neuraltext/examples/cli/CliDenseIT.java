@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The CLI with its default dense leg (all-MiniLM-L6-v2 from the classpath): slow, so a Failsafe test. */
+/** The CLI with its default dense leg (bge-small-en-v1.5-q from the classpath): slow, so a Failsafe test. */
 class CliDenseIT {
 
     @TempDir
@@ -21,7 +21,7 @@ class CliDenseIT {
         Path idx = root.resolve(".neural-text");
         CliFixture.Result index = CliFixture.run("index", root.toString());
         assertThat(index.exitCode()).as(index.err()).isZero();
-        assertThat(index.out()).contains("dense:   all-MiniLM-L6-v2");
+        assertThat(index.out()).contains("dense:   bge-small-en-v1.5-q");
 
         // no shared words with the code: the dense leg has to find it
         CliFixture.Result search = CliFixture.run("search", "pause length before the next try", "--index",
