@@ -85,7 +85,7 @@ final class DemoCommand implements Callable<Integer> {
         long minutes = Math.round(seconds / 60);
         String estimate = seconds < 45 ? "less than a minute" : "about " + Math.max(1, minutes)
                 + (minutes <= 1 ? " minute" : " minutes");
-        return String.format(Locale.ROOT, "First run: indexing %d %s (%.1f MB) with BM25 and the MiniLM dense leg; "
+        return String.format(Locale.ROOT, "First run: indexing %d %s (%.1f MB) with BM25 and the dense leg; "
                 + "embedding takes %s on %d %s (longer when the machine is busy). Later runs re-index only changed files; --no-dense answers in "
                 + "seconds.", files, files == 1 ? "file" : "files", bytes / 1e6, estimate, cores,
                 cores == 1 ? "core" : "cores");
