@@ -39,7 +39,7 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--limit", paramLabel = "N", defaultValue = "5", description = "Hits to show (default: ${DEFAULT-VALUE}).")
     int limit;
 
-    @Option(names = "--no-dense", description = "BM25 only: no dense embeddings.")
+    @Option(names = "--no-dense", description = "Do not load the dense model for this run; the index keeps the dense vectors it has.")
     boolean noDense;
 
     @Option(names = "--json", description = "Print the answer as JSON (the index summary goes to stderr).")
