@@ -12,6 +12,7 @@ import dev.neuraltext.store.IndexedCase;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -21,8 +22,9 @@ import java.util.function.Consumer;
  * embedded keeps the new content and is embedded by a later round ({@link InMemoryCaseStore#attachDense}).
  *
  * <p>Defaults: batches of {@value #DEFAULT_BATCH_SIZE} chunks, a checkpoint every {@value #DEFAULT_CHECKPOINT_EVERY}
- * embedded chunks and after the last batch, no progress listener. A run stops early, after a checkpoint, when its
- * thread is interrupted (the interrupt flag stays set).
+ * embedded chunks and after the last batch, no progress listener, no stop condition. A run stops early, after a
+ * checkpoint, when its thread is interrupted (the interrupt flag stays set) or its stop condition holds (checked
+ * before each batch: a way to stop it without interrupting a checkpoint's file writes).
  *
  * <p>Immutable; run one at a time per store. The listeners are called on the running thread.
  */
@@ -39,6 +41,7 @@ public final class DenseBackfill {
     private final int checkpointEvery;
     private final Runnable checkpoint;
     private final Consumer<DenseCoverage> progress;
+    private final BooleanSupplier stop;
 
     private DenseBackfill(Builder b) {
         this.store = b.store;
@@ -47,6 +50,7 @@ public final class DenseBackfill {
         this.checkpointEvery = b.checkpointEvery;
         this.checkpoint = b.checkpoint;
         this.progress = b.progress;
+        this.stop = b.stop;
     }
 
     /** A builder embedding with {@code embedder} into {@code store}. */
@@ -60,7 +64,7 @@ public final class DenseBackfill {
      * @param embedded    chunks that got a dense vector
      * @param checkpoints checkpoints called
      * @param coverage    the store's coverage at the end
-     * @param interrupted whether the run stopped because its thread was interrupted
+     * @param interrupted whether the run stopped early: its thread was interrupted or its stop condition held
      */
     public record Result(int embedded, int checkpoints, DenseCoverage coverage, boolean interrupted) {
         public Result {
@@ -80,7 +84,7 @@ public final class DenseBackfill {
         int checkpoints = 0;
         boolean interrupted = false;
         while (true) {
-            if (Thread.currentThread().isInterrupted()) {
+            if (Thread.currentThread().isInterrupted() || stop.getAsBoolean()) {
                 interrupted = true;
                 break;
             }
@@ -151,6 +155,7 @@ public final class DenseBackfill {
         private int checkpointEvery = DEFAULT_CHECKPOINT_EVERY;
         private Runnable checkpoint = () -> { };
         private Consumer<DenseCoverage> progress;
+        private BooleanSupplier stop = () -> false;
 
         private Builder(InMemoryCaseStore store, Embedder embedder) {
             this.store = Checks.notNull(store, "store");
@@ -176,6 +181,12 @@ public final class DenseBackfill {
         /** Called with the store's coverage after each batch. Default: none. */
         public Builder progress(Consumer<DenseCoverage> listener) {
             this.progress = listener;
+            return this;
+        }
+
+        /** Stops the run before the next batch once {@code condition} holds. Default: never. */
+        public Builder stopWhen(BooleanSupplier condition) {
+            this.stop = Checks.notNull(condition, "condition");
             return this;
         }
 
