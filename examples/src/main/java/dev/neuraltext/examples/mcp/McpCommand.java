@@ -97,6 +97,7 @@ public final class McpCommand implements Callable<Integer> {
         ClientLog clientLog = new ClientLog(transport);
         try (LiveIndex live = new LiveIndex(root, dir, ingestor, noDense ? null : McpCommand::loadModel, clientLog,
                 Duration.ofMillis(checkIntervalMillis))) {
+            live.start(); // opens the saved index before the first request can arrive; the build runs on
             McpSyncServer server = McpServer.sync(transport)
                     .serverInfo("neural-text", "0.1.0-SNAPSHOT")
                     .instructions("Search the code and docs of " + root.getFileName() + " with `search` (identifiers "
@@ -105,7 +106,6 @@ public final class McpCommand implements Callable<Integer> {
                     .tools(new McpTools(live, json).specifications())
                     .build();
             clientLog.ready();
-            live.start();
             try {
                 stdinClosed.await();
             } catch (InterruptedException e) {
@@ -126,27 +126,36 @@ public final class McpCommand implements Callable<Integer> {
         }
     }
 
-    /** Notes for the client: on stderr, and as MCP log notifications once the session is up. */
+    /** Notes for the client: on stderr at once, and as MCP log notifications (held until the session is up). */
     private static final class ClientLog implements java.util.function.Consumer<String> {
         private final StdioServerTransportProvider transport;
-        private volatile boolean ready;
+        private final java.util.List<String> held = new java.util.ArrayList<>();
+        private boolean ready;
 
         ClientLog(StdioServerTransportProvider transport) {
             this.transport = transport;
         }
 
-        void ready() {
+        synchronized void ready() {
             ready = true;
+            held.forEach(this::send);
+            held.clear();
         }
 
         @Override
-        public void accept(String message) {
+        public synchronized void accept(String message) {
             System.err.println("neural-text mcp: " + message);
             if (ready) {
-                transport.notifyClients(McpSchema.METHOD_NOTIFICATION_MESSAGE,
-                        new McpSchema.LoggingMessageNotification(McpSchema.LoggingLevel.INFO, "neural-text", message))
-                        .onErrorResume(e -> reactor.core.publisher.Mono.empty()).subscribe();
+                send(message);
+            } else {
+                held.add(message);
             }
+        }
+
+        private void send(String message) {
+            transport.notifyClients(McpSchema.METHOD_NOTIFICATION_MESSAGE,
+                    new McpSchema.LoggingMessageNotification(McpSchema.LoggingLevel.INFO, "neural-text", message))
+                    .onErrorResume(e -> reactor.core.publisher.Mono.empty()).subscribe();
         }
     }
 

@@ -299,7 +299,7 @@ class McpServerIT {
             awaitReady(client);
             McpSchema.CallToolResult later = call(client, "search", Map.of("query", "handle1999"));
             assertThat(structured(later)).containsEntry("indexComplete", true);
-            assertThat(text(later)).startsWith("1. src/main/java/big/p29/Service1999.java:5-7")
+            assertThat(text(later)).startsWith("1. src/main/java/big/p19/Service1999.java:5-7")
                     .doesNotContain("still being built");
         }
     }
