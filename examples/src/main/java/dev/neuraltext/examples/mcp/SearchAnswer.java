@@ -68,9 +68,8 @@ record SearchAnswer(String text, Map<String, Object> structured) {
             row.put("snippet", String.join("\n", snippet));
             rows.add(row);
         }
-        String summary = r.hits().size() + (r.hits().size() == 1 ? " result, " : " results, ") + above
-                + " above threshold";
-        if (above > r.hits().size()) {
+        String summary = hits.size() + (hits.size() == 1 ? " result, " : " results, ") + above + " above threshold";
+        if (above > hits.size()) {
             summary += ": call again with limit " + above + " for the rest";
         }
         text.append(summary).append('.');
