@@ -103,7 +103,8 @@ final class LiveIndex implements AutoCloseable {
     /** A point-in-time description of the index, for {@code status}. */
     record Status(Path root, Path indexDir, boolean writer, Phase phase, int filesDone, int filesToIndex, int files,
             long chunks, java.util.Map<String, Integer> chunksByKind, Set<dev.neuraltext.fusion.Leg> legs,
-            DenseCoverage coverage, String denseModel, String denseNote, Instant lastUpdated, Instant lastSaved) {
+            DenseCoverage coverage, String denseModel, boolean denseLoaded, String denseNote, Instant lastUpdated,
+            Instant lastSaved) {
     }
 
     private final Path root;
@@ -120,6 +121,7 @@ final class LiveIndex implements AutoCloseable {
         return t;
     });
     private final AtomicBoolean backfillQueued = new AtomicBoolean();
+    private final AtomicBoolean saveQueued = new AtomicBoolean();
     private final Set<String> paths = new ConcurrentSkipListSet<>();
 
     private volatile View view;
@@ -161,8 +163,18 @@ final class LiveIndex implements AutoCloseable {
             log.accept("another process is updating the index in " + indexDir + ": this server searches it, keeps its"
                     + " own copy up to date in memory and follows the other's saves");
         }
+        long opening = System.nanoTime();
         view = openSaved();
+        if (!view.manifest().files().isEmpty()) {
+            log.accept(String.format(java.util.Locale.ROOT, "opened the saved index in %s: %d files, %d chunks, "
+                    + "dense vectors for %s (%.1f s)", indexDir, view.manifest().files().size(),
+                    view.manifest().chunkCount(), view.store().denseCoverage().describe(),
+                    (System.nanoTime() - opening) / 1e9));
+        }
         long stamp = TreeStamp.of(root, indexDir);
+        // the worker's first update covers the tree as it is now: searches meanwhile need no check of their own
+        treeStamp = stamp;
+        lastCheck = System.nanoTime();
         boolean fresh = view.manifest().files().isEmpty();
         phase = fresh ? Phase.INDEXING : Phase.READY;
         worker.execute(() -> {
@@ -344,8 +356,10 @@ final class LiveIndex implements AutoCloseable {
             paths.retainAll(u.manifest().files().keySet());
             treeStamp = stamp;
             lastUpdated = Instant.now();
-            if (first || u.changed()) {
+            if (first) {
                 save(view);
+            } else if (u.changed()) {
+                scheduleSave(); // off the request thread: a search waits for the re-indexing only
             }
             if (first) {
                 log.accept(String.format(java.util.Locale.ROOT, "BM25 index of %s ready: %d files, %d chunks in %.1f s",
@@ -359,6 +373,23 @@ final class LiveIndex implements AutoCloseable {
         } finally {
             updateLock.unlock();
         }
+    }
+
+    private void scheduleSave() {
+        if (lock == null || closed || !saveQueued.compareAndSet(false, true)) {
+            return;
+        }
+        worker.execute(() -> {
+            saveQueued.set(false);
+            updateLock.lock();
+            try {
+                save(view);
+            } catch (RuntimeException e) {
+                log.accept("saving the index failed: " + e.getMessage() + " (the next change tries again)");
+            } finally {
+                updateLock.unlock();
+            }
+        });
     }
 
     /** Saves store and manifest when this instance is the writer (store first: the manifest never claims more). */
@@ -476,7 +507,7 @@ final class LiveIndex implements AutoCloseable {
         String model = e != null ? e.modelId() : saved != null ? saved.denseModel() : "";
         return new Status(root, indexDir, lock != null, phase, filesDone, filesToIndex, v.manifest().files().size(),
                 v.store().count(PayloadFilter.all()), v.manifest().chunksBySymbolType(), v.store().legsWithData(),
-                v.store().denseCoverage(), model, e != null ? "" : denseNote, lastUpdated, lastSaved);
+                v.store().denseCoverage(), model, e != null, e != null ? "" : denseNote, lastUpdated, lastSaved);
     }
 
     /** Whether the dense model is loaded for query encoding. */

@@ -477,6 +477,7 @@ final class McpTools {
                 "denseCoverage": {"type": "object", "properties": {
                   "chunks": {"type": "integer"}, "withDense": {"type": "integer"}}},
                 "denseModel": {"type": "string"},
+                "denseLoaded": {"type": "boolean", "description": "whether queries are embedded (the dense leg runs)"},
                 "lastUpdated": {"type": ["string", "null"]},
                 "lastSaved": {"type": ["string", "null"]}
               },

@@ -54,6 +54,7 @@ final class StatusAnswer {
         m.put("legs", legs);
         m.put("denseCoverage", Map.of("chunks", s.coverage().chunks(), "withDense", s.coverage().withDense()));
         m.put("denseModel", s.denseModel());
+        m.put("denseLoaded", s.denseLoaded());
         m.put("lastUpdated", time(s.lastUpdated()));
         m.put("lastSaved", time(s.lastSaved()));
         return m;
