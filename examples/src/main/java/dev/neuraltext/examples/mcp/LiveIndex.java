@@ -60,7 +60,10 @@ final class LiveIndex implements AutoCloseable {
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LiveIndex.class);
 
-    /** The per-file manifest beside the store's files (the CLI's name: {@code index} and {@code mcp} share indexes). */
+    /**
+     * The per-file manifest, an attachment of the store's generation (the CLI's name: {@code index} and {@code mcp}
+     * share indexes).
+     */
     static final String MANIFEST_FILE = "files.tsv";
 
     /** The phases of the index, for {@code status} and the search notes. */
@@ -211,7 +214,8 @@ final class LiveIndex implements AutoCloseable {
             try {
                 IndexFingerprint fp = config.fingerprintAsSaved(indexDir);
                 store = config.load(indexDir, fp);
-                manifest = IndexManifest.load(indexDir.resolve(MANIFEST_FILE)).orElse(null);
+                manifest = store.loadedAttachment(MANIFEST_FILE)
+                        .map(b -> IndexManifest.fromBytes(b, indexDir + " " + MANIFEST_FILE)).orElse(null);
                 if (manifest == null || manifest.chunkCount() != store.count(PayloadFilter.all())) {
                     log.accept("the index in " + indexDir + " has no matching file manifest: rebuilding it");
                     store.close();
@@ -392,15 +396,13 @@ final class LiveIndex implements AutoCloseable {
         });
     }
 
-    /** Saves store and manifest when this instance is the writer (store first: the manifest never claims more). */
+    /** Saves store and manifest (in one generation) when this instance is the writer. */
     private void save(View v) {
         IndexWriteLock l = lock;
         if (l == null) {
             return;
         }
-        l.ensureValid();
-        v.store().save(indexDir, fingerprint(v.store()));
-        v.manifest().save(indexDir.resolve(MANIFEST_FILE));
+        v.store().save(l, fingerprint(v.store()), java.util.Map.of(MANIFEST_FILE, v.manifest().toBytes()));
         lastSaved = Instant.now();
     }
 
