@@ -64,7 +64,8 @@ class CliDenseCoverageTest {
         try (InMemoryCaseStore store = config.load(idx, config.fingerprintAsSaved(idx))) {
             DenseBackfill.builder(store, model).build().run();
             assertThat(store.denseCoverage().partial()).isFalse();
-            store.save(idx, config.fingerprint().withDense(model));
+            store.save(idx, config.fingerprint().withDense(model), java.util.Map.of(IndexSession.MANIFEST_FILE,
+                    store.loadedAttachment(IndexSession.MANIFEST_FILE).orElseThrow()));
         }
 
         CliFixture.write(root, "src/main/java/com/acme/http/HttpClientConfig.java", """
