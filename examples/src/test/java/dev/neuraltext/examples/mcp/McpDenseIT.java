@@ -30,17 +30,16 @@ class McpDenseIT {
     @TempDir
     Path tmp;
 
-    private static McpSyncClient client(Path root, List<String> logs, List<McpSchema.ProgressNotification> progress) {
+    private static McpServerIT.Server client(Path root, List<String> logs,
+            List<McpSchema.ProgressNotification> progress) {
         StdioClientTransport transport = new StdioClientTransport(ServerParameters.builder(McpServerIT.javaBin())
                 .args("-jar", Path.of("target", "neural-text.jar").toAbsolutePath().toString(), "mcp", root.toString(),
                         "--check-interval", "300").build(), new io.modelcontextprotocol.json.jackson2
                                 .JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()));
         transport.setStdErrorHandler(line -> { });
-        McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(120))
+        return McpServerIT.server(transport, McpClient.sync(transport).requestTimeout(Duration.ofSeconds(120))
                 .initializationTimeout(Duration.ofSeconds(60)).loggingConsumer(n -> logs.add(n.data()))
-                .progressConsumer(progress::add).build();
-        client.initialize();
-        return client;
+                .progressConsumer(progress::add));
     }
 
     @SuppressWarnings("unchecked")
@@ -60,7 +59,8 @@ class McpDenseIT {
         }
         List<String> logs = new CopyOnWriteArrayList<>();
         List<McpSchema.ProgressNotification> progress = new CopyOnWriteArrayList<>();
-        try (McpSyncClient client = client(root, logs, progress)) {
+        try (McpServerIT.Server server = client(root, logs, progress)) {
+            McpSyncClient client = server.client();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
             boolean sawPartial = false;
             Map<String, Object> status = Map.of();
@@ -107,7 +107,8 @@ class McpDenseIT {
         // the next start opens the saved vectors and embeds only what lacks them (the file edited last, when the
         // first server stopped before embedding it)
         List<String> again = new CopyOnWriteArrayList<>();
-        try (McpSyncClient client = client(root, again, new CopyOnWriteArrayList<>())) {
+        try (McpServerIT.Server server = client(root, again, new CopyOnWriteArrayList<>())) {
+            McpSyncClient client = server.client();
             Map<String, Object> status = structured(call(client, "status", Map.of()));
             long chunks = ((Number) status.get("chunks")).longValue();
             assertThat(withDense(status)).isGreaterThanOrEqualTo(chunks - 2);

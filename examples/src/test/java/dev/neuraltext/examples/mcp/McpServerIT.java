@@ -77,18 +77,33 @@ class McpServerIT {
         return root;
     }
 
-    static McpSyncClient client(Path root, List<String> logs, String... extra) {
+    /**
+     * A client whose close also waits for the server process to exit, so that no save of the server's races with the
+     * removal of the temporary folders.
+     */
+    record Server(McpSyncClient client, StdioClientTransport transport) implements AutoCloseable {
+        @Override
+        public void close() {
+            client.close();
+            transport.awaitForExit();
+        }
+    }
+
+    static Server server(StdioClientTransport transport, McpClient.SyncSpec spec) {
+        McpSyncClient client = spec.build();
+        client.initialize();
+        return new Server(client, transport);
+    }
+
+    static Server client(Path root, List<String> logs, String... extra) {
         List<String> args = new ArrayList<>(List.of("-jar", JAR.toString(), "mcp", root.toString(), "--no-dense",
                 "--check-interval", "300"));
         args.addAll(List.of(extra));
         StdioClientTransport transport = new StdioClientTransport(ServerParameters.builder(javaBin()).args(args).build(),
                 JSON);
         transport.setStdErrorHandler(line -> { });
-        McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60))
-                .initializationTimeout(Duration.ofSeconds(60))
-                .loggingConsumer(n -> logs.add(n.data())).build();
-        client.initialize();
-        return client;
+        return server(transport, McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60))
+                .initializationTimeout(Duration.ofSeconds(60)).loggingConsumer(n -> logs.add(n.data())));
     }
 
     static String javaBin() {
@@ -130,7 +145,8 @@ class McpServerIT {
         Path outside = write(tmp, "secret/keys.txt", "secret\n");
         Files.createSymbolicLink(root.resolve("docs/keys.txt"), outside);
         List<String> logs = new CopyOnWriteArrayList<>();
-        try (McpSyncClient client = client(root, logs)) {
+        try (Server server = client(root, logs)) {
+            McpSyncClient client = server.client();
             // the tools and their schemas (the SDK validated the schemas against JSON Schema 2020-12 at server start)
             List<McpSchema.Tool> tools = client.listTools().tools();
             assertThat(tools).extracting(McpSchema.Tool::name).containsExactly("search", "get", "status", "reindex");
@@ -291,7 +307,8 @@ class McpServerIT {
                     + "(int request) {\n        return request + " + i + ";\n    }\n}\n");
         }
         List<String> logs = new CopyOnWriteArrayList<>();
-        try (McpSyncClient client = client(root, logs)) {
+        try (Server server = client(root, logs)) {
+            McpSyncClient client = server.client();
             McpSchema.CallToolResult early = call(client, "search", Map.of("query", "handle1999"));
             assertThat(early.isError()).isFalse();
             assertThat(structured(early)).containsEntry("indexComplete", false);
@@ -308,10 +325,12 @@ class McpServerIT {
     void twoInstancesOnOneTreeShareTheIndexAndTheSecondStillSearches() throws Exception {
         Path root = tree(tmp.resolve("shared"));
         List<String> logs = new CopyOnWriteArrayList<>();
-        try (McpSyncClient first = client(root, logs)) {
+        try (Server firstServer = client(root, logs)) {
+            McpSyncClient first = firstServer.client();
             awaitReady(first);
             assertThat(structured(call(first, "status", Map.of()))).containsEntry("writer", true);
-            try (McpSyncClient second = client(root, logs)) {
+            try (Server secondServer = client(root, logs)) {
+                McpSyncClient second = secondServer.client();
                 awaitReady(second);
                 Map<String, Object> status = structured(call(second, "status", Map.of()));
                 assertThat(status).containsEntry("writer", false);
