@@ -1,10 +1,8 @@
 package dev.neuraltext.examples.mcp;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.neuraltext.encode.Embedder;
 import dev.neuraltext.ingest.DirectoryIngestor;
 import dev.neuraltext.onnx.OnnxEmbedder;
-import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
@@ -90,7 +88,7 @@ public final class McpCommand implements Callable<Integer> {
             System.err.println("neural-text mcp: " + e.getMessage());
             return 2;
         }
-        JacksonMcpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
+        io.modelcontextprotocol.json.McpJsonMapper json = io.modelcontextprotocol.json.McpJsonDefaults.getMapper();
         CountDownLatch stdinClosed = new CountDownLatch(1);
         StdioServerTransportProvider transport = new StdioServerTransportProvider(json,
                 new EndSignallingInput(System.in, stdinClosed), protocolOut);

@@ -34,8 +34,8 @@ class McpDenseIT {
             List<McpSchema.ProgressNotification> progress) {
         StdioClientTransport transport = new StdioClientTransport(ServerParameters.builder(McpServerIT.javaBin())
                 .args("-jar", Path.of("target", "neural-text.jar").toAbsolutePath().toString(), "mcp", root.toString(),
-                        "--check-interval", "300").build(), new io.modelcontextprotocol.json.jackson2
-                                .JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()));
+                        "--check-interval", "300").build(), io.modelcontextprotocol.json.McpJsonDefaults
+                                .getMapper());
         transport.setStdErrorHandler(line -> { });
         return McpServerIT.server(transport, McpClient.sync(transport).requestTimeout(Duration.ofSeconds(120))
                 .initializationTimeout(Duration.ofSeconds(60)).loggingConsumer(n -> logs.add(n.data()))

@@ -8,7 +8,6 @@ import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
-import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -34,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
 class McpServerIT {
 
     private static final Path JAR = Path.of("target", "neural-text.jar").toAbsolutePath();
-    private static final JacksonMcpJsonMapper JSON = new JacksonMcpJsonMapper(new ObjectMapper());
+    private static final io.modelcontextprotocol.json.McpJsonMapper JSON =
+            io.modelcontextprotocol.json.McpJsonDefaults.getMapper();
 
     @TempDir
     Path tmp;
