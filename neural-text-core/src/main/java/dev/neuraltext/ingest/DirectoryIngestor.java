@@ -30,8 +30,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Walks a folder and turns its files into chunks: Java with {@link JavaSourceChunker}, Markdown with
- * {@link MarkdownChunker}, other text files (text, XML, YAML, properties, scripts, other languages) with
- * {@link PlainTextChunker}.
+ * {@link MarkdownChunker}, other text files (text, XML, YAML, properties, build files such as {@code pom.xml} and
+ * {@code *.gradle}, scripts, other languages) with {@link PlainTextChunker}. A file without an extension
+ * ({@code Dockerfile}, {@code Makefile}, {@code mvnw}, a script with a shebang line) is indexed as text when its
+ * content is well-formed UTF-8; its language is the shebang's interpreter ({@code shell}, {@code python}, ...) or
+ * {@code text}.
  *
  * <p>What it skips, each counted by {@link SkipReason}: hidden files and directories ({@code .git}, {@code .idea},
  * the index folder {@code .neural-text}); anything a {@code .gitignore} in the tree ignores (see the supported subset
@@ -208,7 +211,8 @@ public final class DirectoryIngestor {
                 continue;
             }
             String language = languageOf(name);
-            if (language == null) {
+            boolean probe = language == null && isExtensionless(name);
+            if (language == null && !probe) {
                 skipped.add(new SkippedFile(path, SkipReason.UNSUPPORTED_TYPE, ""));
                 continue;
             }
@@ -226,6 +230,13 @@ public final class DirectoryIngestor {
             if (isBinary(bytes)) {
                 skipped.add(new SkippedFile(path, SkipReason.BINARY, ""));
                 continue;
+            }
+            if (probe) {
+                language = extensionlessLanguage(bytes);
+                if (language == null) {
+                    skipped.add(new SkippedFile(path, SkipReason.UNSUPPORTED_TYPE, "no extension and not UTF-8 text"));
+                    continue;
+                }
             }
             files.add(new SourceFile(path, p, language, bytes.length, sha256(bytes)));
         }
@@ -262,6 +273,63 @@ public final class DirectoryIngestor {
             return LANGUAGE_BY_EXTENSION.get(lower.substring(dot + 1));
         }
         return LANGUAGE_BY_NAME.get(lower);
+    }
+
+    /** A name without an extension ({@code mvnw}, {@code Jenkinsfile}): its content decides whether it is text. */
+    static boolean isExtensionless(String fileName) {
+        return fileName.indexOf('.') < 0;
+    }
+
+    /**
+     * The language of an extensionless file from its content: the interpreter of a shebang line ({@code #!/bin/sh}
+     * and {@code #!/usr/bin/env python3} give {@code shell} and {@code python}), {@code text} for other well-formed
+     * UTF-8, or null (not text).
+     */
+    static String extensionlessLanguage(byte[] bytes) {
+        if (!isUtf8(bytes)) {
+            return null;
+        }
+        if (bytes.length > 2 && bytes[0] == '#' && bytes[1] == '!') {
+            int end = 2;
+            while (end < bytes.length && end < 256 && bytes[end] != '\n') {
+                end++;
+            }
+            String[] words = new String(bytes, 2, end - 2, StandardCharsets.UTF_8).strip().split("\\s+");
+            String command = words[0].substring(words[0].lastIndexOf('/') + 1);
+            if (command.equals("env") && words.length > 1) {
+                command = words[words.length > 2 && words[1].startsWith("-") ? 2 : 1];
+            }
+            return interpreterLanguage(command.toLowerCase(Locale.ROOT));
+        }
+        return "text";
+    }
+
+    private static String interpreterLanguage(String command) {
+        if (command.matches("(ba|da|z|k|c|tc|fi)?sh")) {
+            return "shell";
+        }
+        if (command.startsWith("python")) {
+            return "python";
+        }
+        if (command.equals("node") || command.equals("deno") || command.equals("bun")) {
+            return "javascript";
+        }
+        for (String lang : List.of("ruby", "perl", "php", "groovy", "kotlin", "lua", "tclsh", "awk", "make")) {
+            if (command.startsWith(lang)) {
+                return lang.equals("make") ? "makefile" : lang;
+            }
+        }
+        return "script";
+    }
+
+    private static boolean isUtf8(byte[] bytes) {
+        try {
+            StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes));
+            return true;
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return false;
+        }
     }
 
     /** Reads the file again and chunks it with the chunker for its language. */

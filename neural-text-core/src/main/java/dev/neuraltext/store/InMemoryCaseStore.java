@@ -330,6 +330,99 @@ public final class InMemoryCaseStore implements CaseStore {
         return Set.copyOf(legs);
     }
 
+    /** How many stored chunks have a dense vector, of how many ({@link DenseCoverage}). */
+    public DenseCoverage denseCoverage() {
+        Lock r = lock.readLock();
+        r.lock();
+        try {
+            return new DenseCoverage(slotOf.size(), dense == null ? 0 : dense.size());
+        } finally {
+            r.unlock();
+        }
+    }
+
+    /**
+     * Up to {@code max} stored chunks that have no dense vector (indexed without the model), in storage order: the
+     * work list of {@link dev.neuraltext.retrieve.DenseBackfill}.
+     *
+     * @throws IllegalArgumentException if {@code max < 1}
+     */
+    public List<ChunkInput> chunksLackingDense(int max) {
+        Checks.positive(max, "max");
+        Lock r = lock.readLock();
+        r.lock();
+        try {
+            List<ChunkInput> out = new ArrayList<>(Math.min(max, 256));
+            for (int slot = 0; slot < highWater && out.size() < max; slot++) {
+                if (ids[slot] != null && (dense == null || !dense.has(slot))) {
+                    out.add(chunks[slot]);
+                }
+            }
+            return out;
+        } finally {
+            r.unlock();
+        }
+    }
+
+    /**
+     * Gives stored chunks that lack a dense vector the vector of {@code cases}, leaving everything else as it is: a
+     * case whose chunk is no longer the stored one (the same instance {@link #chunksLackingDense} returned; the chunk
+     * was replaced or deleted meanwhile) or that already has a vector is skipped, so a concurrent update never gets
+     * a stale vector.
+     *
+     * @return how many chunks got a vector
+     * @throws IllegalArgumentException if a case has no dense vector or one of another dimension than the store's
+     */
+    public int attachDense(List<IndexedCase> cases) {
+        Checks.notNull(cases, "cases");
+        Lock w = lock.writeLock();
+        w.lock();
+        try {
+            int dimension = dense != null ? dense.dimension() : 0;
+            for (int i = 0; i < cases.size(); i++) {
+                IndexedCase c = Checks.notNull(cases.get(i), "cases[" + i + "]");
+                float[] v = c.dense();
+                if (v == null) {
+                    throw new IllegalArgumentException("cases[" + i + "] (chunk '" + c.chunk().id()
+                            + "') has no dense vector to attach");
+                }
+                if (dimension == 0) {
+                    dimension = v.length;
+                } else if (v.length != dimension) {
+                    throw new IllegalArgumentException("chunk '" + c.chunk().id() + "' has a dense vector of dimension "
+                            + v.length + " but the store's dense dimension is " + dimension);
+                }
+            }
+            if (dense == null && dimension > 0) {
+                dense = new DenseVectorIndex(dimension);
+            }
+            int attached = 0;
+            for (IndexedCase c : cases) {
+                Integer slot = slotOf.get(c.chunk().id());
+                if (slot != null && chunks[slot] == c.chunk() && !dense.has(slot)) {
+                    dense.put(slot, c.dense());
+                    attached++;
+                }
+            }
+            return attached;
+        } finally {
+            w.unlock();
+        }
+    }
+
+    /** The stored chunk with this id, if any. */
+    public Optional<ChunkInput> chunk(String id) {
+        Objects.requireNonNull(id, "id");
+        Lock r = lock.readLock();
+        r.lock();
+        try {
+            Integer slot = slotOf.get(id);
+            return slot == null ? Optional.empty() : Optional.of(chunks[slot]);
+        } finally {
+            r.unlock();
+        }
+    }
+
     /** The dense dimension, once fixed (by the builder or the first dense vector upserted). */
     @Override
     public OptionalInt denseDimension() {
@@ -606,6 +699,26 @@ public final class InMemoryCaseStore implements CaseStore {
         /** An empty store. */
         public InMemoryCaseStore build() {
             return new InMemoryCaseStore(this);
+        }
+
+        /**
+         * The fingerprint to load the index in {@code dir} with so that it keeps the legs it has: this configuration's
+         * lexical part plus the dense and sparse models the index was saved with. Use it to search or update an index
+         * without loading its models (a BM25-only run that keeps the dense vectors).
+         *
+         * @throws IndexNotFoundException if {@code dir} holds no saved index
+         * @throws CorruptIndexException  if its manifest cannot be read
+         */
+        public IndexFingerprint fingerprintAsSaved(Path dir) {
+            IndexFingerprint onDisk = readFingerprint(dir);
+            IndexFingerprint f = fingerprint();
+            if (!onDisk.denseModel().isEmpty()) {
+                f = f.withDense(onDisk.denseModel(), onDisk.denseDimension());
+            }
+            if (!onDisk.sparseModel().isEmpty()) {
+                f = f.withSparse(onDisk.sparseModel());
+            }
+            return f;
         }
 
         /**

@@ -88,6 +88,41 @@ class DirectoryIngestorTest {
     }
 
     @Test
+    void extensionlessTextFilesAndBuildFilesAreIndexedAsText() throws IOException {
+        Path root = Files.createDirectories(tmp.resolve("agents"));
+        write(root, "Dockerfile", "FROM eclipse-temurin:17\nRUN ./mvnw package\n");
+        write(root, "Makefile", "build:\n\tmvn -B verify\n");
+        write(root, "scripts/release", "#!/usr/bin/env bash\nset -euo pipefail\necho releasing\n");
+        write(root, "scripts/report", "#!/usr/bin/env python3\nprint('report')\n");
+        write(root, "scripts/deploy", "#!/bin/sh\necho deploy\n");
+        write(root, "CODEOWNERS", "* @team\n");
+        write(root, "pom.xml", "<project><artifactId>demo</artifactId></project>\n");
+        write(root, "build.gradle", "plugins { id 'java' }\n");
+        write(root, "app.properties", "retry.max=3\n");
+        write(root, "config.yaml", "retry:\n  max: 3\n");
+        Files.write(root.resolve("blob"), new byte[] {(byte) 0xC3, (byte) 0x28, 'x'}); // not UTF-8
+        Files.write(root.resolve("program"), new byte[] {0x7F, 'E', 'L', 'F', 0, 0}); // a binary
+        DirectoryIngestor ingestor = DirectoryIngestor.builder(root).build();
+        ScanResult scan = ingestor.scan();
+        Map<String, String> languages = new java.util.TreeMap<>();
+        scan.files().forEach(f -> languages.put(f.path(), f.language()));
+        assertThat(languages).containsExactlyInAnyOrderEntriesOf(Map.of("Dockerfile", "dockerfile",
+                "Makefile", "makefile", "scripts/release", "shell", "scripts/report", "python", "scripts/deploy",
+                "shell", "CODEOWNERS", "text", "pom.xml", "xml", "build.gradle", "gradle", "app.properties",
+                "properties", "config.yaml", "yaml"));
+        assertThat(scan.skipped()).extracting(SkippedFile::path, SkippedFile::reason).contains(
+                org.assertj.core.groups.Tuple.tuple("blob", SkipReason.UNSUPPORTED_TYPE),
+                org.assertj.core.groups.Tuple.tuple("program", SkipReason.BINARY));
+        for (SourceFile f : scan.files()) {
+            assertThat(ingestor.chunk(f).chunks()).as(f.path()).isNotEmpty()
+                    .allSatisfy(c -> assertThat(c.metadata()).containsEntry("symbolType", "text"));
+        }
+        SourceFile release = scan.files().stream().filter(f -> f.path().equals("scripts/release")).findFirst()
+                .orElseThrow();
+        assertThat(ingestor.chunk(release).chunks().get(0).text()).contains("echo releasing");
+    }
+
+    @Test
     void chunksCarryRelativePathAndLanguage() throws IOException {
         Path root = tree();
         DirectoryIngestor ingestor = DirectoryIngestor.builder(root).build();

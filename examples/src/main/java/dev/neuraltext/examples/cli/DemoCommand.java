@@ -42,7 +42,8 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--model", paramLabel = "<preset>", description = DenseModel.MODEL_HELP)
     String model;
 
-    @Option(names = "--no-dense", description = "BM25 only: no dense embeddings.")
+    @Option(names = "--no-dense", description = "Do not load the dense model for this run; the index keeps the dense"
+            + " vectors it has.")
     boolean noDense;
 
     @Option(names = "--json", description = "Print the answer as JSON (the index summary goes to stderr).")

@@ -6,14 +6,17 @@ import dev.neuraltext.onnx.OnnxEmbedder;
 import java.io.PrintStream;
 import java.util.Optional;
 
-/** Loads the dense leg's embedder (an {@link EmbeddingPreset} on ONNX Runtime), or says why it cannot. */
-final class DenseModel {
+/**
+ * Loads the dense leg's embedder (an {@link EmbeddingPreset} on ONNX Runtime), or says why it cannot. Shared by the
+ * CLI commands and the MCP server. Stateless.
+ */
+public final class DenseModel {
 
     /** The preset used when {@code --model} is not given: bge-small-en-v1.5, int8 (chosen by measurement). */
-    static final String DEFAULT_MODEL = "bge-small-en-v1.5-q";
+    public static final String DEFAULT_MODEL = "bge-small-en-v1.5-q";
 
     /** The {@code --model} help text. */
-    static final String MODEL_HELP = "Dense model preset: bge-small-en-v1.5-q (default), bge-small-en-v1.5, "
+    public static final String MODEL_HELP = "Dense model preset: bge-small-en-v1.5-q (default), bge-small-en-v1.5, "
             + "all-minilm-l6-v2, all-minilm-l6-v2-q, e5-small-v2.";
 
     private DenseModel() {
@@ -24,7 +27,7 @@ final class DenseModel {
      *
      * @throws CliException (usage) naming the value and the known presets
      */
-    static String checkPreset(String preset) {
+    public static String checkPreset(String preset) {
         if (preset == null) {
             return null;
         }
@@ -36,7 +39,7 @@ final class DenseModel {
     }
 
     /** The preset an index's dense model id was built with, if it is one. */
-    static Optional<String> presetOf(String modelId) {
+    public static Optional<String> presetOf(String modelId) {
         return EmbeddingPreset.forModelId(modelId).map(EmbeddingPreset::id);
     }
 

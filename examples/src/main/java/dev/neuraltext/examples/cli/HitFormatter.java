@@ -23,8 +23,9 @@ import java.util.Map;
  * Prints search responses for people (ranked hits with snippets) and for programs (JSON of a stable shape). Text from
  * indexed files is never printed raw: human output shows control characters other than newline and tab as visible
  * escapes ({@code \x1b}), and JSON escapes every control character, C1 and DEL included, as a JSON unicode escape.
+ * The snippet rule is shared with the MCP server's answers. Stateless; thread-safe.
  */
-final class HitFormatter {
+public final class HitFormatter {
 
     private static final int SNIPPET_LINES = 4;
 
@@ -82,7 +83,7 @@ final class HitFormatter {
      * Up to {@value #SNIPPET_LINES} lines of the chunk text after its header line, around the line sharing the most
      * words with the query.
      */
-    static List<String> snippet(String text, String query) {
+    public static List<String> snippet(String text, String query) {
         String[] all = text.split("\r?\n", -1);
         List<String> lines = new ArrayList<>();
         for (int i = 1; i < all.length; i++) {

@@ -41,8 +41,12 @@ final class IndexCommand implements Callable<Integer> {
     @Option(names = "--model", paramLabel = "<preset>", description = DenseModel.MODEL_HELP)
     String model;
 
-    @Option(names = "--no-dense", description = "BM25 only: no dense embeddings (much faster indexing).")
+    @Option(names = "--no-dense", description = "Do not load the dense model for this run (much faster). The index "
+            + "keeps the dense vectors it has; changed files lack them until a run with the model embeds them.")
     boolean noDense;
+
+    @Option(names = "--drop-dense", description = "Rebuild the index without its dense leg (implies --no-dense).")
+    boolean dropDense;
 
     @Option(names = "--max-file-size", paramLabel = "BYTES", defaultValue = "" + DirectoryIngestor.DEFAULT_MAX_FILE_BYTES,
             description = "Skip files larger than this (default: ${DEFAULT-VALUE}).")
@@ -63,8 +67,8 @@ final class IndexCommand implements Callable<Integer> {
             Path root = folder.toAbsolutePath().normalize();
             Path dir = index != null ? index.toAbsolutePath().normalize() : root.resolve(IndexSession.DEFAULT_INDEX_DIR);
             IndexSession.Indexed r = IndexSession.index(root, dir,
-                    new IndexSession.IndexOptions(includes, excludes, withTests, !noDense, maxFileBytes,
-                            DenseModel.checkPreset(model)),
+                    new IndexSession.IndexOptions(includes, excludes, withTests, !noDense && !dropDense, maxFileBytes,
+                            DenseModel.checkPreset(model), dropDense),
                     IndexSession.QdrantTarget.parse(qdrant, collection), System.err, Cli.terminal());
             try {
                 IndexSession.printSummary(System.out, root, r);

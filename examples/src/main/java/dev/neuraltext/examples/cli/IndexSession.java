@@ -12,8 +12,10 @@ import dev.neuraltext.filter.PayloadFilter;
 import dev.neuraltext.retrieve.DenseText;
 import dev.neuraltext.retrieve.HybridCaseRetriever;
 import dev.neuraltext.qdrant.QdrantCaseStore;
+import dev.neuraltext.retrieve.DenseBackfill;
 import dev.neuraltext.store.CaseStore;
 import dev.neuraltext.store.CorruptIndexException;
+import dev.neuraltext.store.DenseCoverage;
 import dev.neuraltext.store.InMemoryCaseStore;
 import dev.neuraltext.store.IndexFingerprint;
 import dev.neuraltext.store.IndexLockedException;
@@ -118,13 +120,25 @@ final class IndexSession implements AutoCloseable {
         }
     }
 
-    /** Options of the {@code index} and {@code demo} commands. */
+    /**
+     * Options of the {@code index} and {@code demo} commands: {@code dense} loads the model for this run (without it,
+     * an index keeps the dense vectors it has, and changed files lack them until a run with the model);
+     * {@code dropDense} rebuilds the index without its dense leg.
+     */
     record IndexOptions(List<String> includes, List<String> excludes, boolean withTests, boolean dense,
-            long maxFileBytes, String model) {
+            long maxFileBytes, String model, boolean dropDense) {
+        IndexOptions(List<String> includes, List<String> excludes, boolean withTests, boolean dense,
+                long maxFileBytes, String model) {
+            this(includes, excludes, withTests, dense, maxFileBytes, model, false);
+        }
     }
 
-    /** The outcome of {@link #index}. */
-    record Indexed(IndexSession session, IndexUpdate update, boolean rebuilt, String rebuildReason, long nanos) {
+    /**
+     * The outcome of {@link #index}: {@code backfilled} counts the chunks that earlier runs without the model left
+     * lacking dense vectors and this run embedded; {@code coverage} is null for a Qdrant store.
+     */
+    record Indexed(IndexSession session, IndexUpdate update, boolean rebuilt, String rebuildReason, long nanos,
+            int backfilled, DenseCoverage coverage) {
     }
 
     /** Builds or updates the index of {@code folder} in {@code indexDir}; prints progress on {@code err}. */
@@ -157,7 +171,7 @@ final class IndexSession implements AutoCloseable {
             Embedder embedder = options.dense() ? DenseModel.loadOrNull(err, options.model()) : null;
             try {
                 return qdrant != null ? indexIntoQdrant(ingestor, indexDir, qdrant, embedder, err, terminal, start)
-                        : indexLocally(ingestor, lock, embedder, err, terminal, start);
+                        : indexLocally(ingestor, lock, embedder, options.dropDense(), err, terminal, start);
             } catch (RuntimeException e) {
                 DenseModel.close(embedder); // on success the returned session owns the model
                 throw e;
@@ -202,33 +216,40 @@ final class IndexSession implements AutoCloseable {
     }
 
     private static Indexed indexLocally(DirectoryIngestor ingestor, IndexWriteLock lock, Embedder embedder,
-            PrintStream err, boolean terminal, long start) {
+            boolean dropDense, PrintStream err, boolean terminal, long start) {
         Path indexDir = lock.directory();
         InMemoryCaseStore.Builder config = InMemoryCaseStore.builder();
-        IndexFingerprint expected = embedder == null ? config.fingerprint()
-                : config.fingerprint().withDense(DenseText.defaults().indexedModelId(embedder.modelId()),
-                        embedder.dimension());
 
         InMemoryCaseStore store = null;
         IndexManifest manifest = null;
         String rebuildReason = null;
+        IndexFingerprint asSaved = null;
         boolean migrating = false;
         if (InMemoryCaseStore.exists(indexDir)) {
             try {
-                store = config.load(indexDir, expected);
-                manifest = store.loadedAttachment(MANIFEST_FILE)
-                        .map(b -> IndexManifest.fromBytes(b, indexDir + " " + MANIFEST_FILE)).orElse(null);
-                if (manifest == null) {
-                    // an index saved before the manifest moved into the generation: adopt the loose file once,
-                    // guarded by the chunk-count check below, rather than re-embedding everything
-                    manifest = IndexManifest.load(indexDir.resolve(MANIFEST_FILE)).orElse(null);
-                    migrating = manifest != null;
-                }
-                if (manifest == null) {
-                    rebuildReason = "the file manifest is missing";
-                } else if (manifest.chunkCount() != store.count(PayloadFilter.all())) {
-                    rebuildReason = "the file manifest does not match the index (" + manifest.chunkCount()
-                            + " vs " + store.count(PayloadFilter.all()) + " chunks)";
+                // the index keeps the legs it has: a run without the model loads (and saves) its dense vectors as is
+                asSaved = config.fingerprintAsSaved(indexDir);
+                String otherModel = embedder == null ? null : otherDenseModel(asSaved, embedder);
+                if (dropDense && !asSaved.denseModel().isEmpty()) {
+                    rebuildReason = "--drop-dense drops its dense leg ('" + asSaved.denseModel() + "')";
+                } else if (otherModel != null) {
+                    rebuildReason = "it was built with other settings: " + otherModel;
+                } else {
+                    store = config.load(indexDir, asSaved);
+                    manifest = store.loadedAttachment(MANIFEST_FILE)
+                            .map(b -> IndexManifest.fromBytes(b, indexDir + " " + MANIFEST_FILE)).orElse(null);
+                    if (manifest == null) {
+                        // an index saved before the manifest moved into the generation: adopt the loose file once,
+                        // guarded by the chunk-count check below, rather than re-embedding everything
+                        manifest = IndexManifest.load(indexDir.resolve(MANIFEST_FILE)).orElse(null);
+                        migrating = manifest != null;
+                    }
+                    if (manifest == null) {
+                        rebuildReason = "the file manifest is missing";
+                    } else if (manifest.chunkCount() != store.count(PayloadFilter.all())) {
+                        rebuildReason = "the file manifest does not match the index (" + manifest.chunkCount()
+                                + " vs " + store.count(PayloadFilter.all()) + " chunks)";
+                    }
                 }
             } catch (IndexMismatchException e) {
                 rebuildReason = "it was built with other settings: " + String.join("; ", e.differences());
@@ -241,6 +262,7 @@ final class IndexSession implements AutoCloseable {
                 err.println("note: rebuilding the index in " + indexDir + " because " + rebuildReason);
                 store = null;
                 manifest = null;
+                asSaved = null;
             }
         }
         boolean rebuilt = store == null;
@@ -257,12 +279,63 @@ final class IndexSession implements AutoCloseable {
         } finally {
             progress.done();
         }
+        IndexFingerprint saveAs = savedFingerprint(session.retriever.fingerprint(), asSaved, store);
         if (rebuilt || update.changed() || migrating) {
-            store.save(lock, session.retriever.fingerprint(), Map.of(MANIFEST_FILE, update.manifest().toBytes()));
+            store.save(lock, saveAs, Map.of(MANIFEST_FILE, update.manifest().toBytes()));
             deleteLegacyManifest(indexDir, err);
         }
+        int backfilled = 0;
+        if (embedder != null && store.denseCoverage().lacking() > 0) {
+            InMemoryCaseStore built = store;
+            byte[] manifestBytes = update.manifest().toBytes();
+            backfilled = backfill(built, embedder, () -> built.save(lock, saveAs, Map.of(MANIFEST_FILE, manifestBytes)),
+                    err);
+        }
         return new Indexed(session, update, rebuilt && rebuildReason != null, rebuildReason,
-                System.nanoTime() - start);
+                System.nanoTime() - start, backfilled, store.denseCoverage());
+    }
+
+    /** Why {@code embedder} cannot add to the dense vectors of an index saved as {@code asSaved}, or null. */
+    static String otherDenseModel(IndexFingerprint asSaved, Embedder embedder) {
+        String indexed = DenseText.defaults().indexedModelId(embedder.modelId());
+        if (asSaved.denseModel().isEmpty() || (asSaved.denseModel().equals(indexed)
+                && asSaved.denseDimension() == embedder.dimension())) {
+            return null;
+        }
+        return "dense model '" + asSaved.denseModel() + "' (" + asSaved.denseDimension() + " dimensions), this run has '"
+                + indexed + "' (" + embedder.dimension() + ")";
+    }
+
+    /**
+     * What to save an index with: the retriever's fingerprint, plus the dense model the index was saved with when this
+     * run has no model but the store still holds dense vectors.
+     */
+    static IndexFingerprint savedFingerprint(IndexFingerprint retriever, IndexFingerprint asSaved, CaseStore store) {
+        if (retriever.denseModel().isEmpty() && asSaved != null && !asSaved.denseModel().isEmpty()
+                && store.denseDimension().isPresent()) {
+            return retriever.withDense(asSaved.denseModel(), asSaved.denseDimension());
+        }
+        return retriever;
+    }
+
+    /**
+     * Embeds the chunks that runs without the model left lacking dense vectors, saving every
+     * {@value DenseBackfill#DEFAULT_CHECKPOINT_EVERY} chunks; progress on {@code err}.
+     */
+    static int backfill(InMemoryCaseStore store, Embedder embedder, Runnable checkpoint, PrintStream err) {
+        long lacking = store.denseCoverage().lacking();
+        err.println("embedding " + lacking + " chunks that earlier runs without the model left lacking dense vectors");
+        long[] lastPrint = {System.nanoTime()};
+        DenseBackfill.Result r = DenseBackfill.builder(store, embedder)
+                .checkpoint(DenseBackfill.DEFAULT_CHECKPOINT_EVERY, checkpoint)
+                .progress(c -> {
+                    long now = System.nanoTime();
+                    if (now - lastPrint[0] >= 2_000_000_000L) {
+                        err.println("embedding: dense vectors for " + c.describe());
+                        lastPrint[0] = now;
+                    }
+                }).build().run();
+        return r.embedded();
     }
 
     /** Before the manifest became part of the store's generation it was a loose file beside it; now it is stale. */
@@ -315,7 +388,7 @@ final class IndexSession implements AutoCloseable {
             progress.done();
         }
         update.manifest().save(manifestFile);
-        return new Indexed(session, update, rebuildReason != null, rebuildReason, System.nanoTime() - start);
+        return new Indexed(session, update, rebuildReason != null, rebuildReason, System.nanoTime() - start, 0, null);
     }
 
     /** Opens a Qdrant collection for searching; the dense leg runs when the model loads and {@code wantDense}. */
@@ -366,16 +439,9 @@ final class IndexSession implements AutoCloseable {
             }
         }
         InMemoryCaseStore.Builder config = InMemoryCaseStore.builder();
-        // the dense part of the fingerprint is the index's own: without the model we still search its BM25 leg
-        IndexFingerprint expected = config.fingerprint();
-        if (!onDisk.denseModel().isEmpty()) {
-            expected = expected.withDense(onDisk.denseModel(), onDisk.denseDimension());
-        }
-        if (!onDisk.sparseModel().isEmpty()) {
-            expected = expected.withSparse(onDisk.sparseModel());
-        }
         try {
-            return new IndexSession(indexDir, config.load(indexDir, expected), embedder);
+            // the dense part of the fingerprint is the index's own: without the model we still search its BM25 leg
+            return new IndexSession(indexDir, config.load(indexDir, config.fingerprintAsSaved(indexDir)), embedder);
         } catch (IndexMismatchException e) {
             DenseModel.close(embedder);
             throw new CliException(CliException.INDEX, "the index in " + indexDir + " was built with other settings ("
@@ -409,14 +475,27 @@ final class IndexSession implements AutoCloseable {
             u.scan().skipped().stream().filter(s -> s.reason() == SkipReason.OUTSIDE_ROOT).limit(5).forEach(s ->
                     out.printf(Locale.ROOT, "           refused %s -> %s%n", s.path(), s.detail()));
         }
-        out.printf(Locale.ROOT, "  dense:   %s%n", r.session().embedder == null ? "off (BM25 only)"
-                : r.session().embedder.modelId() + " (" + r.session().embedder.dimension() + " dimensions)");
+        out.printf(Locale.ROOT, "  dense:   %s%n", denseLine(r));
         out.printf(Locale.ROOT, "  time:    %.1f s, %.0f chunks/s, %.0f files/s (chunks and files indexed now)%n",
                 secs, u.chunksUpserted() / Math.max(secs, 1e-9), (u.filesAdded() + u.filesModified())
                         / Math.max(secs, 1e-9));
         if (r.session().qdrantLabel == null) {
             out.printf(Locale.ROOT, "  on disk: %s%n", humanBytes(sizeOf(r.session().indexDir)));
         }
+    }
+
+    private static String denseLine(Indexed r) {
+        Embedder e = r.session().embedder;
+        DenseCoverage c = r.coverage();
+        if (e != null) {
+            return e.modelId() + " (" + e.dimension() + " dimensions)" + (c == null ? "" : ", " + c.describe())
+                    + (r.backfilled() > 0 ? "; " + r.backfilled() + " embedded now that earlier runs left without" : "");
+        }
+        if (c != null && c.withDense() > 0) {
+            return "model not loaded for this run; the index keeps its dense vectors for " + c.describe()
+                    + (c.lacking() > 0 ? ": the next run with the model embeds the other " + c.lacking() : "");
+        }
+        return "off (BM25 only)";
     }
 
     static String counts(Map<String, Integer> counts) {

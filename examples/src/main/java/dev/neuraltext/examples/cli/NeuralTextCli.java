@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
             DemoCommand.class,
             EvalCommand.class,
             BenchCommand.class,
+            dev.neuraltext.examples.mcp.McpCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class NeuralTextCli implements Callable<Integer> {

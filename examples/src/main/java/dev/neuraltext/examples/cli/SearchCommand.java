@@ -4,6 +4,8 @@ import dev.neuraltext.filter.PayloadFilter;
 import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.search.SearchRequest;
 import dev.neuraltext.search.SearchResponse;
+import dev.neuraltext.store.DenseCoverage;
+import dev.neuraltext.store.InMemoryCaseStore;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -165,6 +167,14 @@ final class SearchCommand implements Callable<Integer> {
         SearchResponse response = session.retriever.search(request);
         if (!legs.isEmpty() && !response.legsRun().containsAll(legs) && notes.isEmpty()) {
             notes.add("some requested legs have no data in this index; ran " + HitFormatter.legsLabel(response));
+        }
+        if (session.store instanceof InMemoryCaseStore local) {
+            DenseCoverage coverage = local.denseCoverage();
+            if (coverage.partial()) {
+                notes.add("the dense leg covers only " + coverage.describe() + " of this index: the other "
+                        + coverage.lacking() + " were indexed without the model; `neural-text index <folder>` with "
+                        + "the model embeds them");
+            }
         }
         if (json) {
             HitFormatter.printJson(System.out, HitFormatter.json(p.query(), indexLabel, response, notes));

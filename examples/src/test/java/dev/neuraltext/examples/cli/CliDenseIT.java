@@ -31,10 +31,28 @@ class CliDenseIT {
         assertThat(json.get("legs").toString()).isEqualTo("[\"bm25\",\"dense\"]");
         assertThat(json.get("hits").get(0).get("legs").has("dense")).isTrue();
 
-        // a BM25-only run over a dense index is another configuration: the index is rebuilt, and says why
+        // a run without the model keeps the dense vectors; the file it changes lacks them until the next model run
+        CliFixture.write(root, "src/main/java/com/acme/http/HttpClientConfig.java", """
+                package com.acme.http;
+
+                /** Connection settings of the HTTP client. */
+                public record HttpClientConfig(String host, int port) {
+                }
+                """);
         CliFixture.Result bm25 = CliFixture.run("index", root.toString(), "--no-dense");
         assertThat(bm25.exitCode()).as(bm25.err()).isZero();
-        assertThat(bm25.err()).contains("rebuilding the index").contains("dense model");
+        assertThat(bm25.err()).doesNotContain("rebuilding");
+        assertThat(bm25.out()).contains("the index keeps its dense vectors for 6 of 7 chunks");
+        CliFixture.Result withModel = CliFixture.run("index", root.toString());
+        assertThat(withModel.exitCode()).as(withModel.err()).isZero();
+        assertThat(withModel.out()).contains("dense:   all-MiniLM-L6-v2").contains("7 of 7 chunks (100%); "
+                + "1 embedded now that earlier runs left without");
+        assertThat(withModel.out()).contains("0 added, 0 modified");
+
+        // dropping the leg takes an explicit flag
+        CliFixture.Result drop = CliFixture.run("index", root.toString(), "--drop-dense");
+        assertThat(drop.exitCode()).as(drop.err()).isZero();
+        assertThat(drop.err()).contains("rebuilding the index").contains("--drop-dense");
     }
 
     @Test
