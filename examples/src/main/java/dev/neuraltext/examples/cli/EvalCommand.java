@@ -15,8 +15,8 @@ import picocli.CommandLine.Option;
 @Command(name = "eval", mixinStandardHelpOptions = true,
         description = {"Evaluate retrieval techniques (and peers) on a BEIR-format dataset: metrics overall and per "
                 + "slice, latency, head-to-head tests; writes report.md, report.json and report.html.",
-            "Techniques: bm25, dense, sparse, hybrid-rrf, hybrid-weighted, each optionally +rerank and/or +adaptive "
-                + "(default: every one the configured encoders allow)."})
+            "Techniques: bm25, dense, sparse, hybrid, hybrid-switch, hybrid-rrf, hybrid-weighted, each optionally "
+                + "+rerank and/or +adaptive (default: every one the configured encoders allow)."})
 final class EvalCommand implements Callable<Integer> {
 
     @Option(names = "--dataset", required = true, split = ",", paramLabel = "<dir>",
@@ -35,13 +35,14 @@ final class EvalCommand implements Callable<Integer> {
     String split;
 
     @Option(names = "--techniques", split = ",", paramLabel = "<name>",
-            description = "comma-separated techniques: bm25, dense, sparse, hybrid (the library default, automatic "
-                    + "fusion), hybrid-rrf, hybrid-weighted, each optionally followed by +rerank and/or +adaptive "
+            description = "comma-separated techniques: bm25, dense, sparse, hybrid (the library default, graded "
+                    + "fusion), hybrid-switch (the former identifier/sentence switch), hybrid-rrf, hybrid-weighted, "
+                    + "each optionally followed by +rerank and/or +adaptive "
                     + "(e.g. hybrid,hybrid-rrf+adaptive); 'none' for peers only")
     List<String> techniques = new ArrayList<>();
 
     @Option(names = "--peers", arity = "0..1", split = ",", fallbackValue = "all", paramLabel = "<peer>",
-            description = "also run peers: lucene-standard, lucene-wdgf, langchain4j-minilm (all when no list)")
+            description = "also run peers: grep, lucene-standard, lucene-wdgf, langchain4j-minilm (all when no list)")
     List<String> peers = new ArrayList<>();
 
     @Option(names = "--slice-by", split = ",", defaultValue = "type", paramLabel = "<key>",
