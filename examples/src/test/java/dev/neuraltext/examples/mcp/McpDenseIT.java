@@ -5,6 +5,7 @@ import static dev.neuraltext.examples.mcp.McpServerIT.structured;
 import static dev.neuraltext.examples.mcp.McpServerIT.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.neuraltext.examples.cli.DenseModel;
 import dev.neuraltext.store.InMemoryCaseStore;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The live index with its dense leg (all-MiniLM-L6-v2): BM25 answers at once, the dense vectors follow in the
+ * The live index with its dense leg (the default preset): BM25 answers at once, the dense vectors follow in the
  * background with progress in {@code status} and log notifications, a search meanwhile says the dense leg covers only
  * part of the index, and the vectors are saved, so a restart does not embed again.
  */
@@ -84,7 +85,7 @@ class McpDenseIT {
             assertThat(sawPartial).as("a search while the dense vectors were being embedded").isTrue();
             assertThat(withDense(status)).isEqualTo(((Number) status.get("chunks")).longValue());
             assertThat((List<String>) status.get("legs")).containsExactly("bm25", "dense");
-            assertThat(status.get("denseModel").toString()).startsWith("all-MiniLM-L6-v2");
+            assertThat(status.get("denseModel").toString()).startsWith(DenseModel.DEFAULT_MODEL + "/");
 
             // no shared words with the text: the dense leg has to find it
             McpSchema.CallToolResult meaning = call(client, "search", Map.of("query", "pause length before the next try",
@@ -98,11 +99,16 @@ class McpDenseIT {
             McpSchema.CallToolResult re = client.callTool(new McpSchema.CallToolRequest("reindex", Map.of(),
                     Map.of("progressToken", "reindex-1")));
             assertThat(structured(re).get("modified")).isEqualTo(List.of("src/main/java/com/acme/jobs/Job0.java"));
-            assertThat(progress).anyMatch(p -> "reindex-1".equals(p.progressToken()) && p.progress() == 1.0);
+            // a notification may arrive just after the tool result: wait for it, bounded
+            long progressDeadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+            while (progress.stream().noneMatch(McpDenseIT::reindexDone) && System.nanoTime() < progressDeadline) {
+                Thread.sleep(50);
+            }
+            assertThat(progress).anyMatch(McpDenseIT::reindexDone);
         }
         assertThat(logs).anyMatch(l -> l.startsWith("BM25 index of")).anyMatch(l -> l.startsWith("dense vectors for"));
         assertThat(InMemoryCaseStore.readFingerprint(root.resolve(".neural-text")).denseModel())
-                .startsWith("all-MiniLM-L6-v2");
+                .startsWith(DenseModel.DEFAULT_MODEL + "/");
 
         // the next start opens the saved vectors and embeds only what lacks them (the file edited last, when the
         // first server stopped before embedding it)
@@ -121,5 +127,9 @@ class McpDenseIT {
         }
         assertThat(again).filteredOn(l -> l.startsWith("embedding dense vectors for "))
                 .allMatch(l -> l.matches("embedding dense vectors for [0-2] chunks in the background"));
+    }
+
+    private static boolean reindexDone(McpSchema.ProgressNotification p) {
+        return "reindex-1".equals(String.valueOf(p.progressToken())) && p.progress() != null && p.progress() == 1.0;
     }
 }
