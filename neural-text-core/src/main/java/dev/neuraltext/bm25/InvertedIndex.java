@@ -36,7 +36,7 @@ final class InvertedIndex {
 
     private final HashMap<String, Integer> idToDoc = new HashMap<>();
     private String[] docIds = new String[64];
-    private int[][] docTerms = new int[64][];
+    private byte[][] docTerms = new byte[64][]; // per doc its distinct terms, for delete: see TermSet
     private int maxDoc;
     private int live;
     private long version;
@@ -293,13 +293,11 @@ final class InvertedIndex {
                 }
             }
         }
-        docTerms[doc] = Arrays.copyOf(distinct, distinctCount);
+        docTerms[doc] = TermSet.encode(distinct, distinctCount);
     }
 
     private void remove(int doc) {
-        for (int term : docTerms[doc]) {
-            df[term]--;
-        }
+        TermSet.forEach(docTerms[doc], term -> df[term]--);
         for (int f = 0; f < fieldNames.size(); f++) {
             int len = fieldLen[f][doc];
             if (len > 0) {
