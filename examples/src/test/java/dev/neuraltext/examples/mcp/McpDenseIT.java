@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The live index with its dense leg (all-MiniLM-L6-v2): BM25 answers at once, the dense vectors follow in the
+ * The live index with its dense leg (the CLI's default model): BM25 answers at once, the dense vectors follow in the
  * background with progress in {@code status} and log notifications, a search meanwhile says the dense leg covers only
  * part of the index, and the vectors are saved, so a restart does not embed again.
  */
@@ -84,7 +84,8 @@ class McpDenseIT {
             assertThat(sawPartial).as("a search while the dense vectors were being embedded").isTrue();
             assertThat(withDense(status)).isEqualTo(((Number) status.get("chunks")).longValue());
             assertThat((List<String>) status.get("legs")).containsExactly("bm25", "dense");
-            assertThat(status.get("denseModel").toString()).startsWith("all-MiniLM-L6-v2");
+            String model = status.get("denseModel").toString();
+            assertThat(model).isNotBlank();
 
             // no shared words with the text: the dense leg has to find it
             McpSchema.CallToolResult meaning = call(client, "search", Map.of("query", "pause length before the next try",
@@ -102,7 +103,7 @@ class McpDenseIT {
         }
         assertThat(logs).anyMatch(l -> l.startsWith("BM25 index of")).anyMatch(l -> l.startsWith("dense vectors for"));
         assertThat(InMemoryCaseStore.readFingerprint(root.resolve(".neural-text")).denseModel())
-                .startsWith("all-MiniLM-L6-v2");
+                .isNotBlank();
 
         // the next start opens the saved vectors and embeds only what lacks them (the file edited last, when the
         // first server stopped before embedding it)
