@@ -45,7 +45,7 @@ class CliDenseIT {
         assertThat(bm25.out()).contains("the index keeps its dense vectors for 6 of 7 chunks");
         CliFixture.Result withModel = CliFixture.run("index", root.toString());
         assertThat(withModel.exitCode()).as(withModel.err()).isZero();
-        assertThat(withModel.out()).contains("dense:   all-MiniLM-L6-v2").contains("7 of 7 chunks (100%); "
+        assertThat(withModel.out()).contains("dense:   bge-small-en-v1.5-q").contains("7 of 7 chunks (100%); "
                 + "1 embedded now that earlier runs left without");
         assertThat(withModel.out()).contains("0 added, 0 modified");
 

@@ -84,7 +84,7 @@ class McpDenseIT {
             assertThat(sawPartial).as("a search while the dense vectors were being embedded").isTrue();
             assertThat(withDense(status)).isEqualTo(((Number) status.get("chunks")).longValue());
             assertThat((List<String>) status.get("legs")).containsExactly("bm25", "dense");
-            assertThat(status.get("denseModel").toString()).startsWith("all-MiniLM-L6-v2");
+            assertThat(status.get("denseModel").toString()).startsWith("bge-small-en-v1.5-q");
 
             // no shared words with the text: the dense leg has to find it
             McpSchema.CallToolResult meaning = call(client, "search", Map.of("query", "pause length before the next try",
@@ -102,7 +102,7 @@ class McpDenseIT {
         }
         assertThat(logs).anyMatch(l -> l.startsWith("BM25 index of")).anyMatch(l -> l.startsWith("dense vectors for"));
         assertThat(InMemoryCaseStore.readFingerprint(root.resolve(".neural-text")).denseModel())
-                .startsWith("all-MiniLM-L6-v2");
+                .startsWith("bge-small-en-v1.5-q");
 
         // the next start opens the saved vectors and embeds only what lacks them (the file edited last, when the
         // first server stopped before embedding it)
