@@ -105,25 +105,7 @@ public final class InMemoryCaseStore implements CaseStore {
         Lock w = lock.writeLock();
         w.lock();
         try {
-            // validate every dimension before writing anything
-            int dimension = dense != null ? dense.dimension() : 0;
-            String dimensionSource = dense != null ? "the store's dense dimension" : null;
-            for (IndexedCase c : cases) {
-                float[] v = c.dense();
-                if (v == null) {
-                    continue;
-                }
-                if (dimension == 0) {
-                    dimension = v.length;
-                    dimensionSource = "the dimension of chunk '" + c.chunk().id() + "' in the same batch";
-                } else if (v.length != dimension) {
-                    throw new IllegalArgumentException("chunk '" + c.chunk().id() + "' has a dense vector of dimension "
-                            + v.length + " but " + dimensionSource + " is " + dimension);
-                }
-            }
-            if (dense == null && dimension > 0) {
-                dense = new DenseVectorIndex(dimension);
-            }
+            prepareDense(cases);
             List<Bm25Index.Document> documents = new ArrayList<>(cases.size());
             for (IndexedCase c : cases) {
                 documents.add(write(c.chunk(), c.dense(), c.sparse()));
@@ -131,6 +113,34 @@ public final class InMemoryCaseStore implements CaseStore {
             bm25.upsertAll(documents);
         } finally {
             w.unlock();
+        }
+    }
+
+    /**
+     * Checks every dense vector of {@code cases} against the store's dimension (or, while none is fixed, the first
+     * vector of the batch) before anything is written, then creates the dense index once a dimension is known. The
+     * caller holds the write lock.
+     *
+     * @throws IllegalArgumentException naming the chunk and both dimensions
+     */
+    private void prepareDense(List<IndexedCase> cases) {
+        int dimension = dense != null ? dense.dimension() : 0;
+        String dimensionSource = dense != null ? "the store's dense dimension" : null;
+        for (IndexedCase c : cases) {
+            float[] v = c.dense();
+            if (v == null) {
+                continue;
+            }
+            if (dimension == 0) {
+                dimension = v.length;
+                dimensionSource = "the dimension of chunk '" + c.chunk().id() + "' in the same batch";
+            } else if (v.length != dimension) {
+                throw new IllegalArgumentException("chunk '" + c.chunk().id() + "' has a dense vector of dimension "
+                        + v.length + " but " + dimensionSource + " is " + dimension);
+            }
+        }
+        if (dense == null && dimension > 0) {
+            dense = new DenseVectorIndex(dimension);
         }
     }
 
@@ -378,24 +388,14 @@ public final class InMemoryCaseStore implements CaseStore {
         Lock w = lock.writeLock();
         w.lock();
         try {
-            int dimension = dense != null ? dense.dimension() : 0;
             for (int i = 0; i < cases.size(); i++) {
                 IndexedCase c = Checks.notNull(cases.get(i), "cases[" + i + "]");
-                float[] v = c.dense();
-                if (v == null) {
+                if (c.dense() == null) {
                     throw new IllegalArgumentException("cases[" + i + "] (chunk '" + c.chunk().id()
                             + "') has no dense vector to attach");
                 }
-                if (dimension == 0) {
-                    dimension = v.length;
-                } else if (v.length != dimension) {
-                    throw new IllegalArgumentException("chunk '" + c.chunk().id() + "' has a dense vector of dimension "
-                            + v.length + " but the store's dense dimension is " + dimension);
-                }
             }
-            if (dense == null && dimension > 0) {
-                dense = new DenseVectorIndex(dimension);
-            }
+            prepareDense(cases);
             int attached = 0;
             for (IndexedCase c : cases) {
                 Integer slot = slotOf.get(c.chunk().id());
