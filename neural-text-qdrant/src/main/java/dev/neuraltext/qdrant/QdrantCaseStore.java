@@ -19,7 +19,6 @@ import dev.neuraltext.store.IndexedCase;
 import io.qdrant.client.QdrantClient;
 import io.qdrant.client.QdrantGrpcClient;
 import io.qdrant.client.grpc.JsonWithInt.Value;
-import io.qdrant.client.grpc.Points.PointStruct;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -194,10 +193,6 @@ public final class QdrantCaseStore implements CaseStore {
         writer.upsert(cases);
     }
 
-    PointStruct point(IndexedCase c) {
-        return writer.point(c);
-    }
-
     @Override
     public void delete(Collection<String> ids) {
         writer.delete(ids);
@@ -251,11 +246,6 @@ public final class QdrantCaseStore implements CaseStore {
     public String toString() {
         return "QdrantCaseStore[collection=" + collection + ", denseDimension=" + denseDimension + ", bm25Mode="
                 + bm25Mode + "]";
-    }
-
-    /** {@code major, minor, patch} of a server version string; null if it does not parse. */
-    static int[] parseVersion(String version) {
-        return QdrantCollectionSetup.parseVersion(version);
     }
 
     /**

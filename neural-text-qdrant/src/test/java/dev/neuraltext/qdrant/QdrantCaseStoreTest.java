@@ -156,9 +156,9 @@ class QdrantCaseStoreTest {
         builder().build(); // 1.16.2 is enough for RRF with k
         server.version = "dev-build";
         builder().build(); // unparseable: accepted with a warning
-        assertThat(QdrantCaseStore.parseVersion("v1.17.1")).containsExactly(1, 17, 1);
-        assertThat(QdrantCaseStore.parseVersion("1.16")).containsExactly(1, 16, 0);
-        assertThat(QdrantCaseStore.parseVersion("1.18.0-rc1")).containsExactly(1, 18, 0);
+        assertThat(QdrantCollectionSetup.parseVersion("v1.17.1")).containsExactly(1, 17, 1);
+        assertThat(QdrantCollectionSetup.parseVersion("1.16")).containsExactly(1, 16, 0);
+        assertThat(QdrantCollectionSetup.parseVersion("1.18.0-rc1")).containsExactly(1, 18, 0);
     }
 
     @Test

@@ -428,9 +428,7 @@ final class IndexSession implements AutoCloseable {
                         + "`neural-text index <folder> --model " + model + "` to rebuild it");
             }
             embedder = DenseModel.loadOrNull(err, built == null ? model : built);
-            String indexed = embedder == null ? null : DenseText.defaults().indexedModelId(embedder.modelId());
-            if (embedder != null && (!indexed.equals(onDisk.denseModel())
-                    || embedder.dimension() != onDisk.denseDimension())) {
+            if (embedder != null && otherDenseModel(onDisk, embedder) != null) {
                 String have = embedder.modelId() + "' (" + embedder.dimension() + ")";
                 DenseModel.close(embedder);
                 throw new CliException(CliException.INDEX, "the index in " + indexDir + " was built with the model '"
