@@ -42,6 +42,7 @@ public final class DenseBackfill {
     private final Runnable checkpoint;
     private final Consumer<DenseCoverage> progress;
     private final BooleanSupplier stop;
+    private final DenseText denseText;
 
     private DenseBackfill(Builder b) {
         this.store = b.store;
@@ -51,6 +52,7 @@ public final class DenseBackfill {
         this.checkpoint = b.checkpoint;
         this.progress = b.progress;
         this.stop = b.stop;
+        this.denseText = b.denseText;
     }
 
     /** A builder embedding with {@code embedder} into {@code store}. */
@@ -93,7 +95,7 @@ public final class DenseBackfill {
                 break;
             }
             List<String> texts = new ArrayList<>(batch.size());
-            batch.forEach(c -> texts.add(c.text()));
+            batch.forEach(c -> texts.add(denseText.apply(c)));
             List<float[]> vectors = embed(texts, batch);
             List<IndexedCase> cases = new ArrayList<>(batch.size());
             for (int i = 0; i < batch.size(); i++) {
@@ -156,6 +158,7 @@ public final class DenseBackfill {
         private Runnable checkpoint = () -> { };
         private Consumer<DenseCoverage> progress;
         private BooleanSupplier stop = () -> false;
+        private DenseText denseText = DenseText.defaults();
 
         private Builder(InMemoryCaseStore store, Embedder embedder) {
             this.store = Checks.notNull(store, "store");
@@ -187,6 +190,15 @@ public final class DenseBackfill {
         /** Stops the run before the next batch once {@code condition} holds. Default: never. */
         public Builder stopWhen(BooleanSupplier condition) {
             this.stop = Checks.notNull(condition, "condition");
+            return this;
+        }
+
+        /**
+         * What is embedded for a chunk: the variant the index's other dense vectors were embedded with, as
+         * {@link HybridCaseRetriever#denseText()} says. Default {@link DenseText#defaults()}.
+         */
+        public Builder denseText(DenseText text) {
+            this.denseText = Checks.notNull(text, "denseText");
             return this;
         }
 

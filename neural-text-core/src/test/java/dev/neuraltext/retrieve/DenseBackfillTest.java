@@ -32,6 +32,19 @@ class DenseBackfillTest {
     }
 
     @Test
+    void theBackfillEmbedsTheSameDenseTextVariantAsTheRetriever() {
+        HybridCaseRetrieverTest.TableEmbedder embedder = new HybridCaseRetrieverTest.TableEmbedder(3);
+        ChunkInput chunk = ChunkInput.of("a", "long backoffDelay(int attempt) { return base << attempt; }",
+                java.util.Map.of("path", "src/RetryPolicy.java", "symbol", "RetryPolicy.backoffDelay"));
+        try (InMemoryCaseStore store = InMemoryCaseStore.create()) {
+            HybridCaseRetriever.builder(store).build().index(List.of(chunk)); // a run without the model
+            DenseBackfill.builder(store, embedder).denseText(DenseText.HEADER).build().run();
+            assertThat(embedder.calls).containsExactly(List.of(DenseText.HEADER.apply(chunk)));
+            assertThat(DenseText.HEADER.apply(chunk)).isNotEqualTo(chunk.text());
+        }
+    }
+
+    @Test
     void chunksIndexedWithoutTheModelAreLackingAndTheBackfillEmbedsThemInCheckpointedBatches() {
         HybridCaseRetrieverTest.TableEmbedder embedder = new HybridCaseRetrieverTest.TableEmbedder(3);
         try (InMemoryCaseStore store = InMemoryCaseStore.create()) {

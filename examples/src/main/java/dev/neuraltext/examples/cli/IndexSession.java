@@ -288,7 +288,8 @@ final class IndexSession implements AutoCloseable {
         if (embedder != null && store.denseCoverage().lacking() > 0) {
             InMemoryCaseStore built = store;
             byte[] manifestBytes = update.manifest().toBytes();
-            backfilled = backfill(built, embedder, () -> built.save(lock, saveAs, Map.of(MANIFEST_FILE, manifestBytes)),
+            backfilled = backfill(built, embedder, session.retriever.denseText(),
+                    () -> built.save(lock, saveAs, Map.of(MANIFEST_FILE, manifestBytes)),
                     err);
         }
         return new Indexed(session, update, rebuilt && rebuildReason != null, rebuildReason,
@@ -322,11 +323,12 @@ final class IndexSession implements AutoCloseable {
      * Embeds the chunks that runs without the model left lacking dense vectors, saving every
      * {@value DenseBackfill#DEFAULT_CHECKPOINT_EVERY} chunks; progress on {@code err}.
      */
-    static int backfill(InMemoryCaseStore store, Embedder embedder, Runnable checkpoint, PrintStream err) {
+    static int backfill(InMemoryCaseStore store, Embedder embedder, DenseText denseText, Runnable checkpoint,
+            PrintStream err) {
         long lacking = store.denseCoverage().lacking();
         err.println("embedding " + lacking + " chunks that earlier runs without the model left lacking dense vectors");
         long[] lastPrint = {System.nanoTime()};
-        DenseBackfill.Result r = DenseBackfill.builder(store, embedder)
+        DenseBackfill.Result r = DenseBackfill.builder(store, embedder).denseText(denseText)
                 .checkpoint(DenseBackfill.DEFAULT_CHECKPOINT_EVERY, checkpoint)
                 .progress(c -> {
                     long now = System.nanoTime();

@@ -470,14 +470,16 @@ final class LiveIndex implements AutoCloseable {
 
     private void backfill() {
         Embedder e = embedder;
-        InMemoryCaseStore store = view.store();
+        View current = view;
+        InMemoryCaseStore store = current.store();
         if (e == null || lock == null || store.denseCoverage().lacking() == 0) {
             return;
         }
         phase = Phase.EMBEDDING;
         log.accept("embedding dense vectors for " + store.denseCoverage().lacking() + " chunks in the background");
         long[] lastLog = {System.nanoTime()};
-        DenseBackfill.Result r = DenseBackfill.builder(store, e).stopWhen(() -> closed).checkpoint(DenseBackfill.DEFAULT_CHECKPOINT_EVERY,
+        DenseBackfill.Result r = DenseBackfill.builder(store, e).denseText(current.search().denseText())
+                .stopWhen(() -> closed).checkpoint(DenseBackfill.DEFAULT_CHECKPOINT_EVERY,
                 () -> {
                     updateLock.lock();
                     try {
