@@ -3,8 +3,14 @@ package dev.neuraltext.examples.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.bgesmallenv15.BgeSmallEnV15EmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.e5smallv2.E5SmallV2EmbeddingModel;
 import dev.neuraltext.encode.TextRole;
+import dev.neuraltext.onnx.EmbeddingPreset;
 import dev.neuraltext.onnx.LongInputPolicy;
 import dev.neuraltext.onnx.OnnxEmbedder;
 import java.io.BufferedReader;
@@ -21,9 +27,12 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Embedding throughput of {@link OnnxEmbedder} (all-MiniLM-L6-v2 preset) next to LangChain4j's
- * {@code AllMiniLmL6V2EmbeddingModel} (same model file) in the same run, on the texts of a BEIR corpus
- * ({@code title + "\n" + text}).
+ * Embedding throughput of {@link OnnxEmbedder} (a preset, all-MiniLM-L6-v2 by default) next to LangChain4j's in-process
+ * embedding model class (of the same preset by default, or of another with {@code --theirs}) in the same run, on the
+ * texts of a BEIR corpus ({@code title + "\n" + text}, with the preset's document prefix given to both).
+ *
+ * <p>{@code --preset all-minilm-l6-v2-q --theirs all-minilm-l6-v2 --max-length 128} compares our int8 model with
+ * LangChain4j's default fp32 one at equal input (LangChain4j's MiniLM tokenizer cuts at 128 tokens).
  *
  * <p>Reports documents/s for each, their ratio, the effective input length (word pieces each implementation feeds
  * the model: LangChain4j's tokenizer file cuts at 128 tokens), peak Java heap and process RSS. Run with
@@ -49,6 +58,8 @@ public final class EmbeddingBenchmark {
     public static int run(String... args) {
         PrintStream out = System.out;
         Path corpus = Path.of(DEFAULT_CORPUS);
+        EmbeddingPreset preset = EmbeddingPreset.ALL_MINILM_L6_V2;
+        EmbeddingPreset theirsPreset = null;
         int limit = Integer.MAX_VALUE;
         int callSize = 512;
         int batchSize = 0;
@@ -64,6 +75,8 @@ public final class EmbeddingBenchmark {
                 String a = args[i];
                 switch (a) {
                     case "--corpus" -> corpus = Path.of(args[++i]);
+                    case "--preset" -> preset = EmbeddingPreset.byId(args[++i]);
+                    case "--theirs" -> theirsPreset = EmbeddingPreset.byId(args[++i]);
                     case "--limit" -> limit = Integer.parseInt(args[++i]);
                     case "--call-size" -> callSize = Integer.parseInt(args[++i]);
                     case "--batch-size" -> batchSize = Integer.parseInt(args[++i]);
@@ -88,6 +101,9 @@ public final class EmbeddingBenchmark {
             if (!only.equals("both") && !only.equals("ours") && !only.equals("langchain4j")) {
                 throw new IllegalArgumentException("--only must be both, ours or langchain4j, got " + only);
             }
+            if (theirsPreset == null) {
+                theirsPreset = preset;
+            }
         } catch (RuntimeException e) {
             System.err.println("bad arguments: " + e.getMessage());
             usage(System.err);
@@ -99,16 +115,20 @@ public final class EmbeddingBenchmark {
         }
         try {
             List<String> texts = readCorpus(corpus, limit);
+            List<String> prefixed = new ArrayList<>(texts.size());
+            for (String t : texts) {
+                prefixed.add(preset.documentPrefix() + t);
+            }
             out.printf(Locale.ROOT, "corpus %s: %d documents (title + \"\\n\" + text), %d cores, call size %d%n",
                     corpus, texts.size(), Runtime.getRuntime().availableProcessors(), callSize);
             out.printf(Locale.ROOT, "rss before loading: %s%n", rss());
             boolean runOurs = !only.equals("langchain4j");
             boolean runTheirs = !only.equals("ours");
             OnnxEmbedder ours = null;
-            AllMiniLmL6V2EmbeddingModel theirs = null;
+            EmbeddingModel theirs = null;
             try {
                 if (runOurs) {
-                    OnnxEmbedder.Builder builder = OnnxEmbedder.allMiniLmL6V2Builder().spinWait(spin);
+                    OnnxEmbedder.Builder builder = OnnxEmbedder.presetBuilder(preset).spinWait(spin);
                     if (batchSize > 0) {
                         builder.batchSize(batchSize);
                     }
@@ -128,8 +148,9 @@ public final class EmbeddingBenchmark {
                     out.printf(Locale.ROOT, "ours: %s, rss after loading: %s%n", ours, rss());
                 }
                 if (runTheirs) {
-                    theirs = new AllMiniLmL6V2EmbeddingModel();
-                    out.printf(Locale.ROOT, "langchain4j: AllMiniLmL6V2EmbeddingModel, rss after loading: %s%n", rss());
+                    theirs = langChain4jModel(theirsPreset);
+                    out.printf(Locale.ROOT, "langchain4j: %s, rss after loading: %s%n",
+                            theirs.getClass().getSimpleName(), rss());
                 }
                 if (ours != null) {
                     long all = 0;
@@ -148,7 +169,7 @@ public final class EmbeddingBenchmark {
                             100.0 * seen / all, (double) theirsSeen / texts.size(), 100.0 * theirsSeen / all);
                 }
                 List<TextSegment> segments = new ArrayList<>(texts.size());
-                for (String t : texts) {
+                for (String t : prefixed) {
                     segments.add(TextSegment.from(t));
                 }
                 int w = Math.min(warmup, texts.size());
@@ -209,8 +230,22 @@ public final class EmbeddingBenchmark {
         }
     }
 
+    /** LangChain4j's own in-process model class for {@code preset}'s model file. */
+    static EmbeddingModel langChain4jModel(EmbeddingPreset preset) {
+        return switch (preset) {
+            case ALL_MINILM_L6_V2 -> new AllMiniLmL6V2EmbeddingModel();
+            case ALL_MINILM_L6_V2_Q -> new AllMiniLmL6V2QuantizedEmbeddingModel();
+            case BGE_SMALL_EN_V15 -> new BgeSmallEnV15EmbeddingModel();
+            case BGE_SMALL_EN_V15_Q -> new BgeSmallEnV15QuantizedEmbeddingModel();
+            case E5_SMALL_V2 -> new E5SmallV2EmbeddingModel();
+        };
+    }
+
     private static void usage(PrintStream s) {
         s.println("usage: EmbeddingBenchmark [--corpus corpus.jsonl] [--limit N] [--call-size 512] [--warmup 64]");
+        s.println("         [--preset " + String.join("|", EmbeddingPreset.ids()) + "] (ours; default "
+                + EmbeddingPreset.ALL_MINILM_L6_V2.id() + ")");
+        s.println("         [--theirs <preset>] (LangChain4j's class for that model file; default: the same as --preset)");
         s.println("         [--only both|ours|langchain4j] [--policy truncate|windows]");
         s.println("         OnnxEmbedder settings (default: the preset's): [--max-length 256] [--batch-size N]"
                 + " [--parallelism N] [--threads N (intra-op)] [--spin]");

@@ -45,6 +45,11 @@ final class IndexSession implements AutoCloseable {
      * (at most 60 s) until it is deleted, so that a second writer is sure to meet the lock.
      */
     static final String HOLD_LOCK_PROPERTY = "neuraltext.test.holdWriteLock";
+    /**
+     * Test hook of the keywords-first test: when set to a path, a run that has saved its BM25 leg and is about to embed
+     * creates that file and waits (at most 60 s) until it is deleted, so that the test can search and then kill it.
+     */
+    static final String HOLD_BEFORE_EMBEDDING_PROPERTY = "neuraltext.test.holdBeforeEmbedding";
 
     final Path indexDir;
     final CaseStore store;
@@ -134,11 +139,12 @@ final class IndexSession implements AutoCloseable {
     }
 
     /**
-     * The outcome of {@link #index}: {@code backfilled} counts the chunks that earlier runs without the model left
-     * lacking dense vectors and this run embedded; {@code coverage} is null for a Qdrant store.
+     * The outcome of {@link #index}: {@code keywordsReadyNanos} is the time from the start of the run until the BM25
+     * leg was saved and searchable ({@code nanos} for a Qdrant store, which embeds as it goes); {@code backfilled}
+     * counts the chunks this run embedded after that; {@code coverage} is null for a Qdrant store.
      */
     record Indexed(IndexSession session, IndexUpdate update, boolean rebuilt, String rebuildReason, long nanos,
-            int backfilled, DenseCoverage coverage) {
+            long keywordsReadyNanos, int backfilled, DenseCoverage coverage) {
     }
 
     /** Builds or updates the index of {@code folder} in {@code indexDir}; prints progress on {@code err}. */
@@ -167,7 +173,7 @@ final class IndexSession implements AutoCloseable {
         // one writer per index folder, held from reading the index to saving it; taken first, so that an unwritable
         // or busy index folder fails before the indexing pass, not after it
         try (IndexWriteLock lock = lock(indexDir)) {
-            awaitTestGate();
+            awaitTestGate(HOLD_LOCK_PROPERTY);
             Embedder embedder = options.dense() ? DenseModel.loadOrNull(err, options.model()) : null;
             try {
                 return qdrant != null ? indexIntoQdrant(ingestor, indexDir, qdrant, embedder, err, terminal, start)
@@ -195,8 +201,8 @@ final class IndexSession implements AutoCloseable {
         }
     }
 
-    private static void awaitTestGate() {
-        String gate = System.getProperty(HOLD_LOCK_PROPERTY);
+    private static void awaitTestGate(String property) {
+        String gate = System.getProperty(property);
         if (gate == null) {
             return;
         }
@@ -271,29 +277,39 @@ final class IndexSession implements AutoCloseable {
             manifest = IndexManifest.empty("");
         }
         IndexSession session = new IndexSession(indexDir, store, embedder);
+        // Keywords first: the chunks go in without dense vectors and the index is saved, so that BM25 answers within
+        // seconds (a `search` in another process reads that generation); then the vectors are embedded in
+        // checkpointed batches, and a killed run loses at most one checkpoint: the next one resumes from there.
+        HybridCaseRetriever keywordsFirst = HybridCaseRetriever.builder(store).build();
         Progress progress = new Progress(err, terminal);
         IndexUpdate update;
         try {
             update = IncrementalIndexer.builder(ingestor).batchSize(64).progress(progress::report).build()
-                    .update(manifest, ChunkSink.of(session.retriever::index, session.retriever::delete));
+                    .update(manifest, ChunkSink.of(keywordsFirst::index, keywordsFirst::delete));
         } finally {
             progress.done();
         }
+        byte[] manifestBytes = update.manifest().toBytes();
+        // saved with the model's id even before a vector exists: a search then loads the model and says how much of
+        // the index it covers, and a run with another model is told the index was meant for this one
         IndexFingerprint saveAs = savedFingerprint(session.retriever.fingerprint(), asSaved, store);
         if (rebuilt || update.changed() || migrating) {
-            store.save(lock, saveAs, Map.of(MANIFEST_FILE, update.manifest().toBytes()));
+            store.save(lock, saveAs, Map.of(MANIFEST_FILE, manifestBytes));
             deleteLegacyManifest(indexDir, err);
         }
+        long keywordsReady = System.nanoTime() - start;
         int backfilled = 0;
         if (embedder != null && store.denseCoverage().lacking() > 0) {
             InMemoryCaseStore built = store;
-            byte[] manifestBytes = update.manifest().toBytes();
+            err.printf(Locale.ROOT, "keyword search is ready (%.1f s): `neural-text search` works now, the dense leg"
+                    + " joins as it is embedded%n", keywordsReady / 1e9);
+            awaitTestGate(HOLD_BEFORE_EMBEDDING_PROPERTY);
             backfilled = backfill(built, embedder, session.retriever.denseText(),
                     () -> built.save(lock, saveAs, Map.of(MANIFEST_FILE, manifestBytes)),
                     err);
         }
         return new Indexed(session, update, rebuilt && rebuildReason != null, rebuildReason,
-                System.nanoTime() - start, backfilled, store.denseCoverage());
+                System.nanoTime() - start, keywordsReady, backfilled, store.denseCoverage());
     }
 
     /** Why {@code embedder} cannot add to the dense vectors of an index saved as {@code asSaved}, or null. */
@@ -320,13 +336,14 @@ final class IndexSession implements AutoCloseable {
     }
 
     /**
-     * Embeds the chunks that runs without the model left lacking dense vectors, saving every
-     * {@value DenseBackfill#DEFAULT_CHECKPOINT_EVERY} chunks; progress on {@code err}.
+     * Embeds the chunks lacking dense vectors (this run's new chunks, and those runs without the model or a killed run
+     * left), saving every {@value DenseBackfill#DEFAULT_CHECKPOINT_EVERY} chunks; progress on {@code err}.
      */
     static int backfill(InMemoryCaseStore store, Embedder embedder, DenseText denseText, Runnable checkpoint,
             PrintStream err) {
-        long lacking = store.denseCoverage().lacking();
-        err.println("embedding " + lacking + " chunks that earlier runs without the model left lacking dense vectors");
+        DenseCoverage before = store.denseCoverage();
+        err.println("embedding dense vectors for " + before.lacking() + " chunks (" + before.describe()
+                + " have them), saved every " + DenseBackfill.DEFAULT_CHECKPOINT_EVERY + " chunks");
         long[] lastPrint = {System.nanoTime()};
         DenseBackfill.Result r = DenseBackfill.builder(store, embedder).denseText(denseText)
                 .checkpoint(DenseBackfill.DEFAULT_CHECKPOINT_EVERY, checkpoint)
@@ -390,7 +407,8 @@ final class IndexSession implements AutoCloseable {
             progress.done();
         }
         update.manifest().save(manifestFile);
-        return new Indexed(session, update, rebuildReason != null, rebuildReason, System.nanoTime() - start, 0, null);
+        long nanos = System.nanoTime() - start;
+        return new Indexed(session, update, rebuildReason != null, rebuildReason, nanos, nanos, 0, null);
     }
 
     /** Opens a Qdrant collection for searching; the dense leg runs when the model loads and {@code wantDense}. */
@@ -479,6 +497,10 @@ final class IndexSession implements AutoCloseable {
         out.printf(Locale.ROOT, "  time:    %.1f s, %.0f chunks/s, %.0f files/s (chunks and files indexed now)%n",
                 secs, u.chunksUpserted() / Math.max(secs, 1e-9), (u.filesAdded() + u.filesModified())
                         / Math.max(secs, 1e-9));
+        if (r.backfilled() > 0) {
+            out.printf(Locale.ROOT, "           keyword search was ready after %.1f s; the rest embedded the dense leg%n",
+                    r.keywordsReadyNanos() / 1e9);
+        }
         if (r.session().qdrantLabel == null) {
             out.printf(Locale.ROOT, "  on disk: %s%n", humanBytes(sizeOf(r.session().indexDir)));
         }
@@ -489,7 +511,7 @@ final class IndexSession implements AutoCloseable {
         DenseCoverage c = r.coverage();
         if (e != null) {
             return e.modelId() + " (" + e.dimension() + " dimensions)" + (c == null ? "" : ", " + c.describe())
-                    + (r.backfilled() > 0 ? "; " + r.backfilled() + " embedded now that earlier runs left without" : "");
+                    + (r.backfilled() > 0 ? "; " + r.backfilled() + " embedded by this run" : "");
         }
         if (c != null && c.withDense() > 0) {
             return "model not loaded for this run; the index keeps its dense vectors for " + c.describe()

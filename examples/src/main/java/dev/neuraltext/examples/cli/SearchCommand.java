@@ -170,10 +170,12 @@ final class SearchCommand implements Callable<Integer> {
         }
         if (session.store instanceof InMemoryCaseStore local) {
             DenseCoverage coverage = local.denseCoverage();
-            if (coverage.partial()) {
+            // a BM25-only index is no news; an index with some vectors, or a run with the model, is
+            if (coverage.lacking() > 0 && (coverage.partial() || session.embedder != null)) {
                 notes.add("the dense leg covers only " + coverage.describe() + " of this index: the other "
-                        + coverage.lacking() + " were indexed without the model; `neural-text index <folder>` with "
-                        + "the model embeds them");
+                        + coverage.lacking() + " lack dense vectors (indexed without the model, or an `index` run is"
+                        + " still embedding them or was stopped); `neural-text index <folder>` with the model embeds"
+                        + " them");
             }
         }
         if (json) {

@@ -46,7 +46,7 @@ class CliDenseIT {
         CliFixture.Result withModel = CliFixture.run("index", root.toString());
         assertThat(withModel.exitCode()).as(withModel.err()).isZero();
         assertThat(withModel.out()).contains("dense:   " + DenseModel.DEFAULT_MODEL + "/").contains("7 of 7 chunks (100%); "
-                + "1 embedded now that earlier runs left without");
+                + "1 embedded by this run");
         assertThat(withModel.out()).contains("0 added, 0 modified");
 
         // dropping the leg takes an explicit flag
