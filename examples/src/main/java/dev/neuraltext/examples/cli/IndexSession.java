@@ -29,6 +29,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -174,12 +176,14 @@ final class IndexSession implements AutoCloseable {
         // or busy index folder fails before the indexing pass, not after it
         try (IndexWriteLock lock = lock(indexDir)) {
             awaitTestGate(HOLD_LOCK_PROPERTY);
-            Embedder embedder = options.dense() ? DenseModel.loadOrNull(err, options.model()) : null;
+            // the model loads on its own thread while the BM25 pass runs: keyword search does not wait for it
+            CompletableFuture<Embedder> model = options.dense() ? loadInBackground(err, options.model())
+                    : CompletableFuture.completedFuture(null);
             try {
-                return qdrant != null ? indexIntoQdrant(ingestor, indexDir, qdrant, embedder, err, terminal, start)
-                        : indexLocally(ingestor, lock, embedder, options.dropDense(), err, terminal, start);
+                return qdrant != null ? indexIntoQdrant(ingestor, indexDir, qdrant, await(model), err, terminal, start)
+                        : indexLocally(ingestor, lock, model, options.dropDense(), err, terminal, start);
             } catch (RuntimeException e) {
-                DenseModel.close(embedder); // on success the returned session owns the model
+                model.thenAccept(DenseModel::close); // on success the returned session owns the model
                 throw e;
             }
         }
@@ -221,8 +225,38 @@ final class IndexSession implements AutoCloseable {
         }
     }
 
-    private static Indexed indexLocally(DirectoryIngestor ingestor, IndexWriteLock lock, Embedder embedder,
-            boolean dropDense, PrintStream err, boolean terminal, long start) {
+    /** {@link DenseModel#loadOrNull} on a daemon thread of its own. */
+    private static CompletableFuture<Embedder> loadInBackground(PrintStream err, String preset) {
+        CompletableFuture<Embedder> model = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                model.complete(DenseModel.loadOrNull(err, preset));
+            } catch (Throwable e) {
+                model.completeExceptionally(e); // rethrown by await, on the indexing thread
+            }
+        }, "neural-text-model-load");
+        t.setDaemon(true);
+        t.start();
+        return model;
+    }
+
+    /** The loaded model (null: BM25 only), rethrowing what its loading threw. */
+    private static Embedder await(CompletableFuture<Embedder> model) {
+        try {
+            return model.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error x) {
+                throw x;
+            }
+            throw e;
+        }
+    }
+
+    private static Indexed indexLocally(DirectoryIngestor ingestor, IndexWriteLock lock,
+            CompletableFuture<Embedder> model, boolean dropDense, PrintStream err, boolean terminal, long start) {
         Path indexDir = lock.directory();
         InMemoryCaseStore.Builder config = InMemoryCaseStore.builder();
 
@@ -235,6 +269,8 @@ final class IndexSession implements AutoCloseable {
             try {
                 // the index keeps the legs it has: a run without the model loads (and saves) its dense vectors as is
                 asSaved = config.fingerprintAsSaved(indexDir);
+                // an existing index is checked against the model, so this waits for it to load
+                Embedder embedder = await(model);
                 String otherModel = embedder == null ? null : otherDenseModel(asSaved, embedder);
                 if (dropDense && !asSaved.denseModel().isEmpty()) {
                     rebuildReason = "--drop-dense drops its dense leg ('" + asSaved.denseModel() + "')";
@@ -276,7 +312,6 @@ final class IndexSession implements AutoCloseable {
             store = config.build();
             manifest = IndexManifest.empty("");
         }
-        IndexSession session = new IndexSession(indexDir, store, embedder);
         // Keywords first: the chunks go in without dense vectors and the index is saved, so that BM25 answers within
         // seconds (a `search` in another process reads that generation); then the vectors are embedded in
         // checkpointed batches, and a killed run loses at most one checkpoint: the next one resumes from there.
@@ -289,6 +324,8 @@ final class IndexSession implements AutoCloseable {
         } finally {
             progress.done();
         }
+        IndexSession session = new IndexSession(indexDir, store, await(model));
+        Embedder embedder = session.embedder;
         byte[] manifestBytes = update.manifest().toBytes();
         // saved with the model's id even before a vector exists: a search then loads the model and says how much of
         // the index it covers, and a run with another model is told the index was meant for this one
