@@ -63,7 +63,8 @@ public final class DenseModel {
             try {
                 c.close();
             } catch (Exception e) {
-                // closing a model at exit: nothing useful to do with a failure
+                // closing a model at exit: the run's result stands, but the failure is said, not swallowed
+                System.err.println("note: closing the dense model failed (" + firstLine(e) + ")");
             }
         }
     }
