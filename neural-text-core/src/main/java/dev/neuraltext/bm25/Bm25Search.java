@@ -1,32 +1,32 @@
 package dev.neuraltext.bm25;
 
 import dev.neuraltext.fusion.LegResult;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.function.Predicate;
 
 /**
  * The top-k search of a {@link Bm25Index} over its {@link InvertedIndex}, scored by {@link Bm25FScorer}: document at a
- * time with MaxScore dynamic pruning (Turtle and Flood, 1995) over windows of doc ordinals, as Lucene's
- * {@code MaxScoreBulkScorer} does. In each window of {@code 1 << InvertedIndex.WINDOW_SHIFT} ordinals every query
- * term has an upper bound, its score at its largest {@code tf~} in that window (long postings) or overall (short
- * ones). Terms are sorted by bound; once the top k is full, the longest prefix of low-bound terms whose bounds add up
- * to less than the k-th score is <em>non-essential</em>: a document that has only those terms cannot enter the top k,
- * so candidates come from the essential terms alone, and a candidate's non-essential terms are looked up (skipping
- * their postings forward) only while its score could still reach the k-th score. A window whose bounds add up to less
- * than the k-th score is skipped whole. Bounds are widened by a relative {@code 1e-9}, so rounding never prunes a
- * document that could enter.
+ * time with block-max MaxScore dynamic pruning (Turtle and Flood, 1995; Ding and Suel, 2011), as Lucene's
+ * {@code MaxScoreBulkScorer} does. Postings of at least {@link InvertedIndex#BLOCK_SIZE} entries carry per-block
+ * bounds (the largest {@code tf~} in each block of about 128 entries); shorter ones a single bound. The doc ordinals are
+ * walked in windows that end where a block of an essential term ends (but span at least {@link #MIN_WINDOW_PER_TERM}
+ * ordinals per essential term, so that bounds are not recomputed for every few documents). In each window every query
+ * term has an upper bound, its score at its largest {@code tf~} over the blocks the window touches. Terms are sorted
+ * by bound; once the top k is full, the longest prefix of low-bound terms whose bounds add up to less than the k-th
+ * score is <em>non-essential</em>: a document that has only those terms cannot enter the top k, so candidates come
+ * from the essential terms alone, and a candidate's non-essential terms are looked up (skipping their postings
+ * forward) only while its score could still reach the k-th score. A window whose bounds add up to less than the k-th
+ * score is skipped whole. Bounds are widened by a relative {@code 1e-9}, so rounding never prunes a document that
+ * could enter.
  *
  * <p>The results are identical to exhaustive scoring: the same documents, in the same order, with the same scores to
  * the last bit, because each returned score is summed in query-term order exactly as {@link Bm25Explanation} sums it.
  * The filter is tested on a candidate only once its score could enter the top k, and before the cut, so a filter that
- * excludes the best documents still fills the limit. Ties are broken by id (ascending). No per-document arrays are
- * allocated: the cost is in the postings read, not in the index size.
+ * excludes the best documents still fills the limit. Ties are broken by id (ascending). The top k is kept in
+ * primitive arrays, no object is made per candidate, and nothing allocated grows with the index: the cost is in the
+ * postings read.
  *
  * <p>Stateless; the caller holds the index's read lock.
  */
@@ -35,18 +35,11 @@ final class Bm25Search {
     /** Relative widening of every upper bound and partial score in pruning decisions. */
     private static final double SLACK = 1 + 1e-9;
 
+    /** The least ordinals a window spans per essential term (Lucene's {@code MaxScoreBulkScorer} uses 32 too). */
+    static final int MIN_WINDOW_PER_TERM = 32;
+
     private Bm25Search() {
     }
-
-    /** A candidate in the top k. */
-    private record Hit(int doc, String id, double score) {
-    }
-
-    /** Worst first: lowest score, then greatest id. */
-    private static final Comparator<Hit> WORST_FIRST = (x, y) -> {
-        int c = Double.compare(x.score(), y.score());
-        return c != 0 ? c : y.id().compareTo(x.id());
-    };
 
     /** The best {@code limit} documents for weighted query terms among those whose id {@code accept} admits. */
     static List<LegResult> search(InvertedIndex index, Bm25FScorer scorer, Map<String, Double> queryTerms, int limit,
@@ -60,7 +53,7 @@ final class Bm25Search {
         Postings[] postings = new Postings[queryTerms.size()];
         double[] weight = new double[postings.length];
         double[] globalBound = new double[postings.length];
-        float[][] windowMax = new float[postings.length][];
+        InvertedIndex.TermBound[] bounds = new InvertedIndex.TermBound[postings.length];
         for (Map.Entry<String, Double> qt : queryTerms.entrySet()) {
             double qw = qt.getValue();
             int term = index.term(qt.getKey());
@@ -69,45 +62,64 @@ final class Bm25Search {
             }
             postings[m] = index.postings(term);
             weight[m] = qw * Bm25FScorer.idf(index.live(), index.df(term));
-            InvertedIndex.TermBound b = index.bound(term, fields);
-            globalBound[m] = scorer.score(weight[m], b.maxTfTilde()) * SLACK;
-            windowMax[m] = b.windowMax();
+            bounds[m] = index.bound(term, fields);
+            globalBound[m] = scorer.score(weight[m], bounds[m].maxTfTilde()) * SLACK;
             m++;
         }
         if (m == 0) {
             return List.of();
         }
         int[] cursor = new int[m];
+        int[] blockCursor = new int[m];
         double[] contribution = new double[m];
         int[] scoredDoc = new int[m];
         Arrays.fill(scoredDoc, -1);
         double[] bound = new double[m];
         int[] order = new int[m];
         double[] prefix = new double[m];
-        PriorityQueue<Hit> top = new PriorityQueue<>(limit + 1, WORST_FIRST);
+        for (int k = 0; k < m; k++) {
+            order[k] = k;
+        }
+        TopHits top = new TopHits(limit);
         double threshold = Double.NEGATIVE_INFINITY; // the k-th score once the top k is full
-        int windows = (index.maxDoc() >> InvertedIndex.WINDOW_SHIFT) + 1;
+        int maxDoc = index.maxDoc();
+        int essential = 0; // order[essential..m-1] are the essential terms
+        int windowStart = 0;
 
-        for (int window = 0; window < windows; window++) {
-            int windowStart = window << InvertedIndex.WINDOW_SHIFT;
-            int windowEnd = windowStart + (1 << InvertedIndex.WINDOW_SHIFT);
-            // this window's bounds: the term's largest tf~ in it, where known; ordered ascending, with prefix sums
-            for (int j = 0; j < m; j++) {
-                float[] w = windowMax[j];
-                bound[j] = w == null ? globalBound[j]
-                        : window < w.length ? scorer.score(weight[j], w[window]) * SLACK : 0;
+        while (windowStart < maxDoc) {
+            int windowEnd = maxDoc;
+            if (threshold != Double.NEGATIVE_INFINITY) {
+                // end where the first block of an essential term ends, but not too soon; then bound every term on it
+                for (int k = essential; k < m; k++) {
+                    int j = order[k];
+                    InvertedIndex.TermBound b = bounds[j];
+                    if (b.blocks() > 0) {
+                        int c = blockCursor[j] = seekBlock(b, blockCursor[j], windowStart);
+                        if (c < b.blocks()) {
+                            windowEnd = Math.min(windowEnd, b.blockLast()[c] + 1);
+                        }
+                    }
+                }
+                long least = windowStart + (long) MIN_WINDOW_PER_TERM * (m - essential);
+                windowEnd = (int) Math.min(maxDoc, Math.max(windowEnd, least));
+                for (int j = 0; j < m; j++) {
+                    bound[j] = windowBound(j, windowStart, windowEnd, postings, bounds, cursor, blockCursor,
+                            globalBound, weight, scorer);
+                }
+                sortByBound(bound, order, m);
+                for (int k = 0; k < m; k++) {
+                    prefix[k] = (k == 0 ? 0 : prefix[k - 1]) + bound[order[k]];
+                }
+                if (prefix[m - 1] * SLACK < threshold) {
+                    windowStart = windowEnd; // no document of this window can enter the top k
+                    continue;
+                }
+                essential = 0;
+                while (essential < m && prefix[essential] * SLACK < threshold) {
+                    essential++;
+                }
             }
-            sortByBound(bound, order, m);
-            for (int k = 0; k < m; k++) {
-                prefix[k] = (k == 0 ? 0 : prefix[k - 1]) + bound[order[k]];
-            }
-            if (prefix[m - 1] * SLACK < threshold) {
-                continue; // no document of this window can enter the top k
-            }
-            int essential = 0; // order[essential..m-1] are the essential terms
-            while (essential < m && prefix[essential] * SLACK < threshold) {
-                essential++;
-            }
+            int nextWindow = windowEnd;
             while (true) {
                 int doc = Integer.MAX_VALUE;
                 for (int k = essential; k < m; k++) {
@@ -155,21 +167,20 @@ final class Bm25Search {
                         score += contribution[j];
                     }
                 }
-                if (top.size() == limit) {
-                    Hit worst = top.peek();
-                    if (score < worst.score() || (score == worst.score() && id.compareTo(worst.id()) > 0)) {
-                        continue; // could not enter the top k, whatever the filter says
-                    }
+                if (!top.competitive(score, id)) {
+                    continue; // could not enter the top k, whatever the filter says
                 }
                 if (accept != null && !accept.test(id)) {
                     continue;
                 }
-                top.add(new Hit(doc, id, score));
-                if (top.size() > limit) {
-                    top.poll();
-                }
-                if (top.size() == limit) {
-                    threshold = top.peek().score();
+                boolean wasFull = top.full();
+                top.add(score, id);
+                if (top.full()) {
+                    threshold = top.worstScore();
+                    if (!wasFull) {
+                        nextWindow = doc + 1; // from here on windows and bounds can prune
+                        break;
+                    }
                     while (essential < m && prefix[essential] * SLACK < threshold) {
                         essential++;
                     }
@@ -178,14 +189,144 @@ final class Bm25Search {
                     }
                 }
             }
+            windowStart = nextWindow;
         }
-        List<LegResult> out = new ArrayList<>(top.size());
-        while (!top.isEmpty()) {
-            Hit h = top.poll();
-            out.add(new LegResult(h.id(), h.score()));
+        return top.bestFirst();
+    }
+
+    /**
+     * Term {@code j}'s bound on the window {@code [start, end)}: for blocked postings its score at the largest
+     * {@code tf~} of the blocks the window touches, otherwise its global bound while it has a posting in the window.
+     */
+    private static double windowBound(int j, int start, int end, Postings[] postings, InvertedIndex.TermBound[] bounds,
+            int[] cursor, int[] blockCursor, double[] globalBound, double[] weight, Bm25FScorer scorer) {
+        InvertedIndex.TermBound b = bounds[j];
+        if (b.blocks() == 0) {
+            Postings p = postings[j];
+            int c = cursor[j] = advance(p, cursor[j], start);
+            return c < p.size && p.docs[c] < end ? globalBound[j] : 0;
         }
-        Collections.reverse(out);
-        return List.copyOf(out);
+        int c = blockCursor[j] = seekBlock(b, blockCursor[j], start);
+        int[] last = b.blockLast();
+        float[] max = b.blockMax();
+        float tf = 0;
+        for (; c < b.blocks(); c++) {
+            tf = Math.max(tf, max[c]);
+            if (last[c] >= end - 1) {
+                break;
+            }
+        }
+        return tf == 0 ? 0 : scorer.score(weight[j], tf) * SLACK;
+    }
+
+    /** The first block at or after {@code from} whose last doc is at least {@code target}. */
+    private static int seekBlock(InvertedIndex.TermBound b, int from, int target) {
+        int[] last = b.blockLast();
+        int c = from;
+        while (c < b.blocks() && last[c] < target) {
+            c++;
+        }
+        return c;
+    }
+
+    /**
+     * The best hits so far, in primitive arrays: a min-heap of at most {@code limit} (score, id) pairs, worst (lowest
+     * score, then greatest id) at the root.
+     */
+    private static final class TopHits {
+        private final int limit;
+        private double[] score;
+        private String[] id;
+        private int size;
+
+        TopHits(int limit) {
+            this.limit = limit;
+            int capacity = Math.min(limit, 128); // grows to the limit only when that many documents match
+            this.score = new double[capacity];
+            this.id = new String[capacity];
+        }
+
+        boolean full() {
+            return size == limit;
+        }
+
+        double worstScore() {
+            return score[0];
+        }
+
+        /** Whether a hit with this score and id would enter. */
+        boolean competitive(double s, String i) {
+            return size < limit || s > score[0] || (s == score[0] && i.compareTo(id[0]) < 0);
+        }
+
+        /** Adds a competitive hit, dropping the worst when full. */
+        void add(double s, String i) {
+            if (size < limit) {
+                ensureCapacity();
+                int k = size++;
+                while (k > 0) { // sift up
+                    int parent = (k - 1) >>> 1;
+                    if (!worse(s, i, score[parent], id[parent])) {
+                        break;
+                    }
+                    score[k] = score[parent];
+                    id[k] = id[parent];
+                    k = parent;
+                }
+                score[k] = s;
+                id[k] = i;
+            } else {
+                siftDown(0, s, i);
+            }
+        }
+
+        private void ensureCapacity() {
+            if (size == score.length) {
+                int capacity = (int) Math.min(limit, 2L * score.length);
+                score = Arrays.copyOf(score, capacity);
+                id = Arrays.copyOf(id, capacity);
+            }
+        }
+
+        private void siftDown(int k, double s, String i) {
+            while (true) {
+                int child = 2 * k + 1;
+                if (child >= size) {
+                    break;
+                }
+                if (child + 1 < size && worse(score[child + 1], id[child + 1], score[child], id[child])) {
+                    child++;
+                }
+                if (!worse(score[child], id[child], s, i)) {
+                    break;
+                }
+                score[k] = score[child];
+                id[k] = id[child];
+                k = child;
+            }
+            score[k] = s;
+            id[k] = i;
+        }
+
+        /** Whether (s1, i1) ranks below (s2, i2): lower score, or equal score and greater id. */
+        private static boolean worse(double s1, String i1, double s2, String i2) {
+            return s1 < s2 || (s1 == s2 && i1.compareTo(i2) > 0);
+        }
+
+        /** The hits, best first; empties the heap. */
+        List<LegResult> bestFirst() {
+            LegResult[] out = new LegResult[size];
+            while (size > 0) {
+                double s = score[0];
+                String i = id[0];
+                size--;
+                if (size > 0) {
+                    siftDown(0, score[size], id[size]);
+                }
+                out[size] = new LegResult(i, s);
+            }
+            return List.of(out);
+        }
     }
 
     /** Scores term {@code j} at {@code doc} (its cursor is on doc's first entry) and moves the cursor past doc. */

@@ -140,19 +140,16 @@ final class InvertedIndex {
         return new FieldScoring(w, b, lengthFactor, lengths);
     }
 
-    /** Documents per pruning window: {@link TermBound#windowMax()} has one entry per window of this many ordinals. */
-    static final int WINDOW_SHIFT = 12;
-
-    /** Terms with fewer posting entries keep only their global bound (their candidates are few anyway). */
-    static final int MIN_ENTRIES_FOR_WINDOWS = 256;
+    /** Posting entries per block: a block closes at the first document boundary at or after this many entries. */
+    static final int BLOCK_SIZE = 128;
 
     /**
      * The bounds of {@code term}'s {@code tf~} over its postings (deleted documents included, so they bound the live
-     * ones), with {@code fields} taken at the current version: the largest overall, and for long postings the largest
-     * in each window of {@code 1 << WINDOW_SHIFT} doc ordinals. Computed on the first search after a change and cached
-     * per term; searches holding the read lock may race to compute it, which is harmless: they compute the same
-     * value, and a {@link TermBound} is immutable, so a reader sees either a whole old bound (stale, recomputed) or a
-     * whole new one.
+     * ones), with {@code fields} taken at the current version: the largest overall, and for postings of at least
+     * {@link #BLOCK_SIZE} entries the largest in each block of about {@code BLOCK_SIZE} entries, as Lucene keeps
+     * per-block impacts. Computed on the first search after a change and cached per term; searches holding the read
+     * lock may race to compute it, which is harmless: they compute the same value, and a {@link TermBound} is
+     * immutable, so a reader sees either a whole old bound (stale, recomputed) or a whole new one.
      */
     TermBound bound(int term, FieldScoring fields) {
         TermBound bound = bounds[term];
@@ -160,8 +157,14 @@ final class InvertedIndex {
             return bound;
         }
         Postings p = postings.get(term);
+        boolean blocked = p.size >= BLOCK_SIZE;
+        int capacity = blocked ? p.size / BLOCK_SIZE + 1 : 0;
+        int[] blockLast = blocked ? new int[capacity] : null;
+        float[] blockMax = blocked ? new float[capacity] : null;
+        int blocks = 0;
+        int blockStart = 0;
+        float blockUp = 0;
         double max = 0;
-        float[] windows = p.size >= MIN_ENTRIES_FOR_WINDOWS ? new float[(maxDoc >> WINDOW_SHIFT) + 1] : null;
         int i = 0;
         while (i < p.size) {
             int doc = p.docs[i];
@@ -171,16 +174,23 @@ final class InvertedIndex {
                 i++;
             } while (i < p.size && p.docs[i] == doc);
             max = Math.max(max, tf);
-            if (windows != null) {
-                int w = doc >> WINDOW_SHIFT;
+            if (blocked) {
                 float up = (float) tf;
                 if (up < tf) {
                     up = Math.nextUp(up); // rounded up: still a bound
                 }
-                windows[w] = Math.max(windows[w], up);
+                blockUp = Math.max(blockUp, up);
+                if (i - blockStart >= BLOCK_SIZE || i == p.size) {
+                    blockLast[blocks] = doc;
+                    blockMax[blocks] = blockUp;
+                    blocks++;
+                    blockStart = i;
+                    blockUp = 0;
+                }
             }
         }
-        bound = new TermBound(version, max, windows);
+        bound = blocked ? new TermBound(version, max, blocks, Arrays.copyOf(blockLast, blocks),
+                Arrays.copyOf(blockMax, blocks)) : new TermBound(version, max, 0, null, null);
         bounds[term] = bound;
         return bound;
     }
@@ -189,10 +199,12 @@ final class InvertedIndex {
      * A term's cached {@code tf~} bounds and the version they were computed at.
      *
      * @param maxTfTilde the largest {@code tf~} of any of its postings
-     * @param windowMax  per window of doc ordinals, a float at least the largest {@code tf~} in it (0 where the term
-     *                   is absent); null for short postings
+     * @param blocks     the number of blocks; 0 for short postings (then the arrays are null)
+     * @param blockLast  per block, its last doc ordinal; block {@code b} covers the ordinals after
+     *                   {@code blockLast[b - 1]} up to {@code blockLast[b]}
+     * @param blockMax   per block, a float at least the largest {@code tf~} in it
      */
-    record TermBound(long version, double maxTfTilde, float[] windowMax) {
+    record TermBound(long version, double maxTfTilde, int blocks, int[] blockLast, float[] blockMax) {
     }
 
     // ------------------------------------------------------------------ writes
