@@ -5,6 +5,9 @@ import dev.neuraltext.fusion.LegResult;
 import dev.neuraltext.internal.Checks;
 import dev.neuraltext.text.CodeDomainTokenizer.TermKind;
 import dev.neuraltext.text.CodeDomainTokenizer;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -21,6 +24,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 
 /**
  * An in-memory inverted index over {@link CodeDomainTokenizer} terms, ranked with BM25F: Okapi BM25 over a weighted,
@@ -273,6 +277,52 @@ public final class Bm25Index {
             return doc < 0 ? Optional.empty() : Optional.of(Bm25Explanation.of(index, scorer, queryTerms, doc));
         } finally {
             lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * Writes this index's whole state (its {@link #description()}, the postings, term dictionary, field lengths and
+     * document table) for {@link #readState}: the embedded store persists it in its index files, which frame, version
+     * and checksum it, so that a load does not tokenize every chunk again. The layout is internal to this library and
+     * changes with the store's format version. Holds the read lock: searches continue, writers wait.
+     *
+     * @throws IOException if {@code out} fails
+     */
+    public void writeState(DataOutput out) throws IOException {
+        Objects.requireNonNull(out, "out");
+        lock.readLock().lock();
+        try {
+            out.writeUTF(description);
+            index.write(out);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * Replaces the state of this empty index by one {@link #writeState} wrote, if it was written with this index's
+     * configuration ({@link #description()} equal); otherwise reads only the description and returns false, so that
+     * the caller re-indexes the documents instead.
+     *
+     * @param ids takes each stored document id to the instance to keep (the caller's own, to share it)
+     * @return whether the state was read
+     * @throws IllegalStateException    if this index holds documents
+     * @throws IllegalArgumentException if the data is inconsistent (the caller's checksum should have caught it)
+     * @throws IOException              if {@code in} fails or ends early
+     */
+    public boolean readState(DataInput in, UnaryOperator<String> ids) throws IOException {
+        Objects.requireNonNull(in, "in");
+        Objects.requireNonNull(ids, "ids");
+        String saved = in.readUTF();
+        if (!saved.equals(description)) {
+            return false;
+        }
+        lock.writeLock().lock();
+        try {
+            index.read(in, ids);
+            return true;
+        } finally {
+            lock.writeLock().unlock();
         }
     }
 

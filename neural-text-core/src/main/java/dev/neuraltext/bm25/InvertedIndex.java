@@ -1,9 +1,15 @@
 package dev.neuraltext.bm25;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * The state of a {@link Bm25Index}: the term dictionary, one {@link Postings} per term, document frequencies, per-field
@@ -205,6 +211,172 @@ final class InvertedIndex {
      * @param blockMax   per block, a float at least the largest {@code tf~} in it
      */
     record TermBound(long version, double maxTfTilde, int blocks, int[] blockLast, float[] blockMax) {
+    }
+
+    // ------------------------------------------------------------------ persistence
+
+    /**
+     * Writes the whole state (fields and their length statistics, the doc table with its holes, each document's term
+     * set, and per term its postings) for {@link #read}; numbers are big-endian, strings {@code int length + UTF-8},
+     * a deleted document's id is length -1.
+     */
+    void write(DataOutput out) throws IOException {
+        int fields = fieldNames.size();
+        out.writeInt(fields);
+        for (int f = 0; f < fields; f++) {
+            writeString(out, fieldNames.get(f));
+            out.writeLong(fieldLenSum[f]);
+            out.writeInt(fieldDocCount[f]);
+        }
+        out.writeInt(maxDoc);
+        out.writeInt(live);
+        for (int d = 0; d < maxDoc; d++) {
+            if (docIds[d] == null) {
+                out.writeInt(-1);
+            } else {
+                writeString(out, docIds[d]);
+            }
+        }
+        for (int f = 0; f < fields; f++) {
+            writeInts(out, fieldLen[f], maxDoc);
+        }
+        for (int d = 0; d < maxDoc; d++) {
+            byte[] t = docTerms[d];
+            out.writeInt(t == null ? 0 : t.length);
+            if (t != null) {
+                out.write(t);
+            }
+        }
+        out.writeInt(postings.size());
+        String[] terms = new String[postings.size()];
+        termIds.forEach((term, t) -> terms[t] = term);
+        for (int t = 0; t < terms.length; t++) {
+            Postings p = postings.get(t);
+            writeString(out, terms[t]);
+            out.writeInt(df[t]);
+            out.writeInt(p.size);
+            writeInts(out, p.docs, p.size);
+            writeInts(out, p.fieldTf, p.size);
+        }
+    }
+
+    /**
+     * Replaces this empty index's state by one {@link #write} wrote, taking each document id through {@code ids} (so
+     * that the caller can share its own instances).
+     *
+     * @throws IllegalStateException    if this index is not empty
+     * @throws IllegalArgumentException if the data is inconsistent (a count out of range)
+     */
+    void read(DataInput in, UnaryOperator<String> ids) throws IOException {
+        if (maxDoc != 0 || !postings.isEmpty()) {
+            throw new IllegalStateException("reading a saved BM25 index needs an empty index");
+        }
+        int fields = count(in.readInt(), Postings.MAX_FIELDS, "fields");
+        for (int f = 0; f < fields; f++) {
+            int ordinal = fieldOrdinal(readString(in));
+            fieldLenSum[ordinal] = in.readLong();
+            fieldDocCount[ordinal] = in.readInt();
+        }
+        int docs = count(in.readInt(), Integer.MAX_VALUE - 8, "documents");
+        live = count(in.readInt(), docs, "live documents");
+        growDocs(Math.max(64, docs));
+        int liveSeen = 0;
+        for (int d = 0; d < docs; d++) {
+            int n = in.readInt();
+            if (n >= 0) {
+                String id = ids.apply(readString(in, n));
+                docIds[d] = id;
+                idToDoc.put(id, d);
+                liveSeen++;
+            }
+        }
+        if (liveSeen != live || idToDoc.size() != live) {
+            throw new IllegalArgumentException("the saved BM25 index has " + liveSeen + " documents with distinct ids "
+                    + idToDoc.size() + " but says " + live);
+        }
+        maxDoc = docs;
+        for (int f = 0; f < fields; f++) {
+            readInts(in, fieldLen[f], docs);
+        }
+        for (int d = 0; d < docs; d++) {
+            int n = count(in.readInt(), 1 << 28, "term set bytes");
+            if (docIds[d] != null) {
+                docTerms[d] = new byte[n];
+                in.readFully(docTerms[d]);
+            } else {
+                in.skipBytes(n);
+            }
+        }
+        int terms = count(in.readInt(), Integer.MAX_VALUE - 8, "terms");
+        df = new int[Math.max(64, terms)];
+        lastDoc = new int[df.length];
+        bounds = new TermBound[df.length];
+        postings.ensureCapacity(terms);
+        for (int t = 0; t < terms; t++) {
+            String term = readString(in);
+            if (termIds.put(term, t) != null) {
+                throw new IllegalArgumentException("the saved BM25 index lists term '" + term + "' twice");
+            }
+            df[t] = count(in.readInt(), live, "document frequency");
+            int size = count(in.readInt(), Integer.MAX_VALUE - 8, "postings");
+            Postings p = new Postings(size);
+            readInts(in, p.docs, size);
+            readInts(in, p.fieldTf, size);
+            p.size = size;
+            for (int i = 0; i < size; i++) {
+                if (p.docs[i] < 0 || p.docs[i] >= docs || (i > 0 && p.docs[i] < p.docs[i - 1])) {
+                    throw new IllegalArgumentException("the saved postings of '" + term + "' are out of order");
+                }
+            }
+            postings.add(p);
+        }
+        version++;
+    }
+
+    private static int count(int n, int max, String what) {
+        if (n < 0 || n > max) {
+            throw new IllegalArgumentException("the saved BM25 index has " + n + " " + what + ", out of [0, " + max + "]");
+        }
+        return n;
+    }
+
+    private static void writeString(DataOutput out, String s) throws IOException {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        out.writeInt(b.length);
+        out.write(b);
+    }
+
+    private static String readString(DataInput in) throws IOException {
+        return readString(in, count(in.readInt(), 1 << 28, "string bytes"));
+    }
+
+    private static String readString(DataInput in, int length) throws IOException {
+        byte[] b = new byte[count(length, 1 << 28, "string bytes")];
+        in.readFully(b);
+        return new String(b, StandardCharsets.UTF_8);
+    }
+
+    private static final int IO_INTS = 1 << 14;
+
+    /** Writes {@code ints[0..n)} big-endian, in bulk. */
+    private static void writeInts(DataOutput out, int[] ints, int n) throws IOException {
+        ByteBuffer buf = ByteBuffer.allocate(IO_INTS * Integer.BYTES);
+        for (int i = 0; i < n; i += IO_INTS) {
+            int len = Math.min(IO_INTS, n - i);
+            buf.clear();
+            buf.asIntBuffer().put(ints, i, len);
+            out.write(buf.array(), 0, len * Integer.BYTES);
+        }
+    }
+
+    /** Reads {@code n} big-endian ints into {@code ints[0..n)}, in bulk. */
+    private static void readInts(DataInput in, int[] ints, int n) throws IOException {
+        byte[] bytes = new byte[Math.min(n, IO_INTS) * Integer.BYTES];
+        for (int i = 0; i < n; i += IO_INTS) {
+            int len = Math.min(IO_INTS, n - i);
+            in.readFully(bytes, 0, len * Integer.BYTES);
+            ByteBuffer.wrap(bytes, 0, len * Integer.BYTES).asIntBuffer().get(ints, i, len);
+        }
     }
 
     // ------------------------------------------------------------------ writes

@@ -13,13 +13,23 @@ final class Postings {
     static final int TF_MASK = (1 << FIELD_SHIFT) - 1;
     static final int MAX_FIELDS = 256;
 
-    int[] docs = new int[2];
-    int[] fieldTf = new int[2];
+    int[] docs;
+    int[] fieldTf;
     int size;
+
+    Postings() {
+        this(2);
+    }
+
+    /** Empty postings with room for {@code capacity} entries. */
+    Postings(int capacity) {
+        docs = new int[capacity];
+        fieldTf = new int[capacity];
+    }
 
     void add(int doc, int field, int tf) {
         if (size == docs.length) {
-            int capacity = size + (size >> 1) + 2;
+            int capacity = size + (size >> 1) + 2; // grows by half: postings are most of the index's heap
             docs = Arrays.copyOf(docs, capacity);
             fieldTf = Arrays.copyOf(fieldTf, capacity);
         }

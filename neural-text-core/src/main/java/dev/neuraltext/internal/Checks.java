@@ -72,15 +72,24 @@ public final class Checks {
         if (map == null || map.isEmpty()) {
             return Map.of();
         }
-        Map<String, String> copy = new LinkedHashMap<>();
+        if (map instanceof CompactStringMap) {
+            return map; // immutable and validated when made
+        }
+        String[] keysAndValues = new String[map.size() * 2];
+        int[] n = {0};
         map.forEach((k, v) -> {
             notBlank(k, field + " key");
             if (v == null) {
                 throw new NullPointerException(field + "['" + k + "'] must not be null");
             }
-            copy.put(k, v);
+            if (n[0] == keysAndValues.length) {
+                throw new java.util.ConcurrentModificationException(field + " changed while being copied");
+            }
+            keysAndValues[n[0]++] = k;
+            keysAndValues[n[0]++] = v;
         });
-        return java.util.Collections.unmodifiableMap(copy);
+        return new CompactStringMap(n[0] == keysAndValues.length ? keysAndValues
+                : java.util.Arrays.copyOf(keysAndValues, n[0]));
     }
 
     /** An immutable, order-preserving copy of a map of string lists; keys non-blank, elements non-null. */

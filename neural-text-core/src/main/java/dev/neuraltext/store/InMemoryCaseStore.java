@@ -45,6 +45,12 @@ import java.util.function.Predicate;
  * b = 0.75), the BM25 index's field settings ({@link Bm25Index#DEFAULT_FIELD_WEIGHTS}), dense dimension fixed by the
  * first dense vector upserted.
  *
+ * <p>Memory: a store that was built and never loaded keeps every chunk on the heap. A loaded store keeps only the
+ * ids, metadata (for filters), BM25 postings and vectors on the heap; chunk text and BM25 fields stay in the saved
+ * generation's {@code chunks.bin}, memory-mapped read-only, and are decoded only for the hits returned (and for
+ * {@link #chunk(String)}, {@link #chunks(PayloadFilter)}, {@link #chunksLackingDense(int)} and saves). Chunks upserted
+ * after the load are on the heap. The mapped file stays readable after later saves delete its generation.
+ *
  * <p>Search semantics: each requested leg runs only when the store holds data for it ({@link #legsWithData()}); the
  * filter is evaluated inside every leg before its top-{@code legLimit} cut, so a filtered search still fills the limit
  * from matching chunks; the fused score is on the scale of {@link dev.neuraltext.fusion.FusionMethod}; because fusion is
@@ -68,6 +74,9 @@ public final class InMemoryCaseStore implements CaseStore {
     private String[] ids = new String[16];
     private ChunkInput[] chunks = new ChunkInput[16];
     private Payload[] payloads = new Payload[16];
+    // a loaded store's chunks stay in its mapped chunks.bin: per slot the record's offset, -1 once upserted or deleted
+    private MappedChunks mapped;
+    private long[] recordAt;
     private volatile Map<String, byte[]> loadedAttachments = Map.of();
     private int highWater;
     private int[] free = new int[16];
@@ -151,9 +160,11 @@ public final class InMemoryCaseStore implements CaseStore {
     private Bm25Index.Document write(ChunkInput chunk, float[] denseVector, SparseVector sparseVector) {
         Integer existing = slotOf.get(chunk.id());
         int slot = existing != null ? existing : allocateSlot(chunk.id());
-        Payload payload = chunk.payload();
         chunks[slot] = chunk;
-        payloads[slot] = payload;
+        payloads[slot] = payloadOf(chunk.metadata(), chunk.listMetadata());
+        if (recordAt != null) {
+            recordAt[slot] = -1;
+        }
         if (denseVector != null) {
             dense.put(slot, denseVector);
         } else if (dense != null) {
@@ -178,6 +189,9 @@ public final class InMemoryCaseStore implements CaseStore {
                 ids = Arrays.copyOf(ids, n);
                 chunks = Arrays.copyOf(chunks, n);
                 payloads = Arrays.copyOf(payloads, n);
+                if (recordAt != null) {
+                    recordAt = Arrays.copyOf(recordAt, n);
+                }
             }
         }
         ids[slot] = id;
@@ -232,6 +246,9 @@ public final class InMemoryCaseStore implements CaseStore {
         ids[slot] = null;
         chunks[slot] = null;
         payloads[slot] = null;
+        if (recordAt != null) {
+            recordAt[slot] = -1;
+        }
         if (freeCount == free.length) {
             free = Arrays.copyOf(free, free.length * 2);
         }
@@ -292,8 +309,9 @@ public final class InMemoryCaseStore implements CaseStore {
             List<FusedResult> fused = Fusion.of(query.fusion()).fuse(legs, query.limit());
             List<SearchHit> hits = new ArrayList<>(fused.size());
             for (FusedResult f : fused) {
-                ChunkInput c = chunks[slotOf.get(f.id())];
-                hits.add(new SearchHit(c.id(), c.text(), c.metadata(), c.listMetadata(), f.fusedScore(),
+                int slot = slotOf.get(f.id());
+                Payload p = payloads[slot];
+                hits.add(new SearchHit(ids[slot], textAt(slot), p.metadata(), p.listMetadata(), f.fusedScore(),
                         f.fusedScore(), f.legs()));
             }
             return hits;
@@ -365,7 +383,7 @@ public final class InMemoryCaseStore implements CaseStore {
             List<ChunkInput> out = new ArrayList<>(Math.min(max, 256));
             for (int slot = 0; slot < highWater && out.size() < max; slot++) {
                 if (ids[slot] != null && (dense == null || !dense.has(slot))) {
-                    out.add(chunks[slot]);
+                    out.add(chunkAt(slot));
                 }
             }
             return out;
@@ -399,7 +417,7 @@ public final class InMemoryCaseStore implements CaseStore {
             int attached = 0;
             for (IndexedCase c : cases) {
                 Integer slot = slotOf.get(c.chunk().id());
-                if (slot != null && chunks[slot] == c.chunk() && !dense.has(slot)) {
+                if (slot != null && isStored(slot, c.chunk()) && !dense.has(slot)) {
                     dense.put(slot, c.dense());
                     attached++;
                 }
@@ -417,7 +435,7 @@ public final class InMemoryCaseStore implements CaseStore {
         r.lock();
         try {
             Integer slot = slotOf.get(id);
-            return slot == null ? Optional.empty() : Optional.of(chunks[slot]);
+            return slot == null ? Optional.empty() : Optional.of(chunkAt(slot));
         } finally {
             r.unlock();
         }
@@ -444,7 +462,7 @@ public final class InMemoryCaseStore implements CaseStore {
             List<ChunkInput> out = new ArrayList<>();
             for (int slot = 0; slot < highWater; slot++) {
                 if (ids[slot] != null && filter.test(payloads[slot])) {
-                    out.add(chunks[slot]);
+                    out.add(chunkAt(slot));
                 }
             }
             out.sort(Comparator.comparing(ChunkInput::id));
@@ -557,7 +575,7 @@ public final class InMemoryCaseStore implements CaseStore {
 
                 @Override
                 public ChunkInput chunk(int ordinal) {
-                    return chunks[live[ordinal]];
+                    return chunkAt(live[ordinal]);
                 }
 
                 @Override
@@ -568,6 +586,11 @@ public final class InMemoryCaseStore implements CaseStore {
                 @Override
                 public SparseVector sparse(int ordinal) {
                     return sparse.get(live[ordinal]);
+                }
+
+                @Override
+                public void writeBm25(java.io.DataOutputStream out) throws java.io.IOException {
+                    bm25.writeState(out);
                 }
             }, attachments, hook);
         } finally {
@@ -582,7 +605,7 @@ public final class InMemoryCaseStore implements CaseStore {
      * @throws IndexNotFoundException  if {@code dir} holds no saved index
      * @throws CorruptIndexException   if a file is missing, truncated, of an unknown version or fails its checksum
      * @throws IndexMismatchException  if the index holds vectors of other models than {@code expected} names (dense model
-     *                                 or dimension, sparse model); lexical settings may differ, since BM25 postings are
+     *                                 or dimension, sparse model); lexical settings may differ: then the BM25 index is
      *                                 rebuilt from the stored chunks with the loading configuration
      * @throws IllegalArgumentException if {@code expected} does not describe the default configuration
      */
@@ -620,14 +643,89 @@ public final class InMemoryCaseStore implements CaseStore {
         this.loadedAttachments = Map.copyOf(attachments);
     }
 
-    /** Called by the loader, single-threaded before the store is published; BM25 follows in {@link #loadBm25}. */
-    Bm25Index.Document loadChunk(ChunkInput chunk) {
-        return write(chunk, null, null);
+    /** Called by the loader, single-threaded before the store is published: the chunks of {@code chunks} follow. */
+    void loadMapped(MappedChunks chunks, int count) {
+        this.mapped = chunks;
+        int n = Math.max(16, count);
+        ids = Arrays.copyOf(ids, n);
+        this.chunks = Arrays.copyOf(this.chunks, n);
+        payloads = Arrays.copyOf(payloads, n);
+        recordAt = new long[n];
+        Arrays.fill(recordAt, -1);
     }
 
-    void loadBm25(List<Bm25Index.Document> documents) {
+    /**
+     * Called by the loader for chunk {@code ordinal}, in order: its id and metadata go on the heap, its text and fields
+     * stay in the mapped file at {@code record}.
+     *
+     * @throws IllegalArgumentException if the id was loaded already
+     */
+    void loadMappedChunk(int ordinal, long record, MappedChunks.Record r) {
+        if (slotOf.containsKey(r.id())) {
+            throw new IllegalArgumentException("chunk id '" + r.id() + "' occurs twice");
+        }
+        int slot = allocateSlot(r.id());
+        if (slot != ordinal) {
+            throw new IllegalStateException("chunk " + ordinal + " loaded into slot " + slot);
+        }
+        payloads[slot] = payloadOf(r.metadata(), r.listMetadata());
+        recordAt[slot] = record;
+    }
+
+    /**
+     * Called by the loader: reads the BM25 state saved with the chunks; false when it was saved with other BM25
+     * settings (then call {@link #reindexBm25}).
+     */
+    boolean loadBm25State(java.io.DataInput in) throws java.io.IOException {
+        boolean read = bm25.readState(in, id -> {
+            Integer slot = slotOf.get(id);
+            if (slot == null) {
+                throw new IllegalArgumentException("the BM25 index holds chunk '" + id + "', which is not stored");
+            }
+            return ids[slot];
+        });
+        if (read && bm25.size() != slotOf.size()) {
+            throw new IllegalArgumentException("the BM25 index holds " + bm25.size() + " chunks, the store "
+                    + slotOf.size());
+        }
+        return read;
+    }
+
+    /** Called by the loader when the saved BM25 state does not fit this configuration: indexes every chunk again. */
+    void reindexBm25() {
+        List<Bm25Index.Document> documents = new ArrayList<>(slotOf.size());
+        for (int slot = 0; slot < highWater; slot++) {
+            if (ids[slot] != null) {
+                documents.add(new Bm25Index.Document(ids[slot], chunkAt(slot).bm25Fields()));
+            }
+        }
         bm25.upsertAll(documents);
     }
+
+    /** The chunk in {@code slot}: on the heap, or decoded from the mapped file. */
+    private ChunkInput chunkAt(int slot) {
+        ChunkInput c = chunks[slot];
+        return c != null ? c : mapped.chunk(recordAt[slot]);
+    }
+
+    /** The text of the chunk in {@code slot}, decoding only that from a mapped record. */
+    private String textAt(int slot) {
+        ChunkInput c = chunks[slot];
+        return c != null ? c.text() : mapped.text(recordAt[slot]);
+    }
+
+    /** Whether {@code chunk} is the one stored in {@code slot}: the same instance, or equal to the mapped record. */
+    private boolean isStored(int slot, ChunkInput chunk) {
+        ChunkInput c = chunks[slot];
+        return c != null ? c == chunk : recordAt[slot] >= 0 && mapped.chunk(recordAt[slot]).equals(chunk);
+    }
+
+    /** A payload of these maps, one shared instance for chunks without metadata. */
+    private static Payload payloadOf(Map<String, String> metadata, Map<String, List<String>> listMetadata) {
+        return metadata.isEmpty() && listMetadata.isEmpty() ? NO_METADATA : new Payload(metadata, listMetadata);
+    }
+
+    private static final Payload NO_METADATA = Payload.empty();
 
     void loadDense(int ordinal, float[] unit) {
         if (dense == null) {
@@ -723,8 +821,9 @@ public final class InMemoryCaseStore implements CaseStore {
 
         /**
          * Loads the index saved in {@code dir} into a store with this configuration; see
-         * {@link InMemoryCaseStore#load(Path, IndexFingerprint)} for the failures. BM25 postings are rebuilt from the
-         * stored chunks (measured cheap next to re-embedding); vectors are read as saved.
+         * {@link InMemoryCaseStore#load(Path, IndexFingerprint)} for the failures. The BM25 index is read as saved
+         * when it was saved with this configuration's BM25 settings, and otherwise rebuilt from the stored chunks;
+         * vectors are read as saved; chunk text and fields stay in the memory-mapped {@code chunks.bin}.
          */
         public InMemoryCaseStore load(Path dir, IndexFingerprint expected) {
             Objects.requireNonNull(dir, "dir");

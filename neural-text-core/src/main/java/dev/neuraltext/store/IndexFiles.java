@@ -1,7 +1,6 @@
 package dev.neuraltext.store;
 
 import dev.neuraltext.NonRetriableNeuralTextException;
-import dev.neuraltext.bm25.Bm25Index;
 import dev.neuraltext.bm25.Bm25Params;
 import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.encode.SparseVector;
@@ -42,7 +41,11 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>{@code manifest.bin}: the {@link IndexFingerprint}, counts, and the name, length and CRC32 of each data file;</li>
- *   <li>{@code chunks.bin}: the chunks (id, text, metadata, list metadata, BM25 fields) in slot order;</li>
+ *   <li>{@code chunks.bin}: the chunks (id, text, metadata, list metadata, BM25 fields) in slot order; a loaded store
+ *       maps it ({@link MappedChunks}) and keeps only ids and metadata on the heap;</li>
+ *   <li>{@code bm25.bin}: the BM25 index's state ({@link dev.neuraltext.bm25.Bm25Index#writeState}): postings, term
+ *       dictionary, field lengths, so that a load does not tokenize the chunks again (it does when the index was saved
+ *       with other BM25 settings);</li>
  *   <li>{@code vectors.bin}: the dense dimension and the unit-length dense vectors by chunk ordinal, then the sparse
  *       vectors by chunk ordinal;</li>
  *   <li>{@code attachment-<name>}: zero or more opaque files the caller commits together with the store (the CLI's
@@ -54,23 +57,25 @@ import org.slf4j.LoggerFactory;
  * before the commit may still be opening); a reader that still loses its generation to a later save re-reads
  * {@code CURRENT} and loads the new one.
  *
- * <p>BM25 postings are not saved: they are rebuilt from the chunks on load, which measured a small fraction of the load
- * time budget (see the store's report) and keeps the format independent of {@link dev.neuraltext.bm25.Bm25Index} internals.
+ * <p>Format version 2 added {@code bm25.bin}; an index of version 1 fails to load with a
+ * {@link CorruptIndexException} that says to rebuild it.
  */
 final class IndexFiles {
 
     private static final Logger LOG = LoggerFactory.getLogger(IndexFiles.class);
 
     static final int MAGIC = 0x4E544958; // "NTIX"
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     static final int KIND_MANIFEST = 1;
     static final int KIND_CHUNKS = 2;
     static final int KIND_VECTORS = 3;
     static final int KIND_ATTACHMENT = 4;
+    static final int KIND_BM25 = 5;
     static final String CURRENT = "CURRENT";
     static final String MANIFEST = "manifest.bin";
     static final String CHUNKS = "chunks.bin";
     static final String VECTORS = "vectors.bin";
+    static final String BM25 = "bm25.bin";
     /** Attachment files are named {@code attachment-<name>} inside the generation. */
     static final String ATTACHMENT_PREFIX = "attachment-";
     private static final Pattern ATTACHMENT_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
@@ -92,6 +97,9 @@ final class IndexFiles {
         float[] dense(int ordinal);
 
         SparseVector sparse(int ordinal);
+
+        /** Writes the BM25 index's state ({@link dev.neuraltext.bm25.Bm25Index#writeState}). */
+        void writeBm25(DataOutputStream out) throws IOException;
     }
 
     /** Test hook called between the steps of a save, to inject failures. */
@@ -139,12 +147,14 @@ final class IndexFiles {
             }
             FileInfo chunks = writeFile(tmp.resolve(CHUNKS), KIND_CHUNKS, out -> writeChunks(out, source));
             hook.after(CHUNKS);
+            FileInfo bm25 = writeFile(tmp.resolve(BM25), KIND_BM25, source::writeBm25);
+            hook.after(BM25);
             final int dim = dimension;
             final int dc = denseCount;
             final int sc = sparseCount;
             FileInfo vectors = writeFile(tmp.resolve(VECTORS), KIND_VECTORS, out -> writeVectors(out, source, dim, dc, sc));
             hook.after(VECTORS);
-            List<FileInfo> files = new ArrayList<>(List.of(chunks, vectors));
+            List<FileInfo> files = new ArrayList<>(List.of(chunks, bm25, vectors));
             for (Map.Entry<String, byte[]> a : new java.util.TreeMap<>(attachments).entrySet()) {
                 byte[] bytes = a.getValue();
                 files.add(writeFile(tmp.resolve(ATTACHMENT_PREFIX + a.getKey()), KIND_ATTACHMENT, out -> {
@@ -380,31 +390,48 @@ final class IndexFiles {
                         + f.length() + " (truncated or replaced); rebuild the index", null);
             }
         }
-        List<Bm25Index.Document> bm25Documents = new ArrayList<>();
-        readFile(gen.resolve(CHUNKS), KIND_CHUNKS, manifestCrc(manifest, CHUNKS), (in, fileSize) -> {
+        // chunks: checksum verified, then mapped; the store keeps ids and metadata, the rest stays in the file
+        Path chunksFile = gen.resolve(CHUNKS);
+        readFile(chunksFile, KIND_CHUNKS, manifestCrc(manifest, CHUNKS), (in, fileSize) -> {
             int n = in.readInt();
             check(n == manifest.chunkCount(), "chunk count " + n + " differs from the manifest's " + manifest.chunkCount());
-            List<Bm25Index.Document> documents = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                String id = readString(in, fileSize);
-                String text = readString(in, fileSize);
-                Map<String, String> metadata = readStringMap(in, fileSize);
-                int lists = readCount(in, fileSize, 8);
-                Map<String, List<String>> listMetadata = new LinkedHashMap<>();
-                for (int l = 0; l < lists; l++) {
-                    String key = readString(in, fileSize);
-                    int m = readCount(in, fileSize, 4);
-                    List<String> values = new ArrayList<>(m);
-                    for (int v = 0; v < m; v++) {
-                        values.add(readString(in, fileSize));
-                    }
-                    listMetadata.put(key, values);
-                }
-                Map<String, String> fields = readStringMap(in, fileSize);
-                documents.add(store.loadChunk(new ChunkInput(id, text, metadata, listMetadata, fields)));
-            }
-            bm25Documents.addAll(documents);
+            in.skipNBytes(fileSize - TRAILER - HEADER - Integer.BYTES);
         });
+        MappedChunks mapped;
+        try {
+            mapped = MappedChunks.map(chunksFile);
+        } catch (NoSuchFileException e) {
+            throw new CorruptIndexException("index file " + chunksFile + " is missing; rebuild the index", e);
+        } catch (IOException e) {
+            throw new NonRetriableNeuralTextException("mapping index file " + chunksFile + " failed: " + e.getMessage(), e);
+        }
+        store.loadMapped(mapped, manifest.chunkCount());
+        long position = HEADER + Integer.BYTES;
+        for (int i = 0; i < manifest.chunkCount(); i++) {
+            MappedChunks.Record r = mapped.record(position);
+            try {
+                store.loadMappedChunk(i, position, r);
+            } catch (IllegalArgumentException e) {
+                throw new CorruptIndexException("index file " + chunksFile + " is corrupt: " + e.getMessage()
+                        + "; rebuild the index", e);
+            }
+            position = r.end();
+        }
+        if (position != mapped.size() - TRAILER) {
+            throw new CorruptIndexException("index file " + chunksFile + " is corrupt: its records end at byte " + position
+                    + ", not before the trailer at " + (mapped.size() - TRAILER) + "; rebuild the index", null);
+        }
+        boolean[] bm25Read = {false};
+        readFile(gen.resolve(BM25), KIND_BM25, manifestCrc(manifest, BM25), (in, fileSize) -> {
+            bm25Read[0] = store.loadBm25State(in);
+            return bm25Read[0];
+        });
+        if (!bm25Read[0]) {
+            // saved with other BM25 settings (tokenizer, field settings): index the stored chunks again
+            LOG.info("the BM25 index in {} was saved with other settings; re-indexing its {} chunks", dir,
+                    manifest.chunkCount());
+            store.reindexBm25();
+        }
         readFile(gen.resolve(VECTORS), KIND_VECTORS, manifestCrc(manifest, VECTORS), (in, fileSize) -> {
             int dimension = in.readInt();
             int denseCount = readCount(in, fileSize, 4);
@@ -448,8 +475,6 @@ final class IndexFiles {
             }
         }
         store.loadAttachments(attachments);
-        // BM25 postings are rebuilt, not stored: measured cheap next to re-embedding, and independent of Bm25Index internals
-        store.loadBm25(bm25Documents);
     }
 
     /** The generation {@code CURRENT} names, or null when there is none (no index yet, or unreadable). */
@@ -542,6 +567,7 @@ final class IndexFiles {
                 files.add(new FileInfo(readString(in, fileSize), in.readLong(), in.readLong()));
             }
             check(files.stream().anyMatch(f -> f.name().equals(CHUNKS))
+                    && files.stream().anyMatch(f -> f.name().equals(BM25))
                     && files.stream().anyMatch(f -> f.name().equals(VECTORS)), "manifest lists " + files);
             result[0] = new Manifest(fp, chunkCount, denseCount, sparseCount, List.copyOf(files));
         });
@@ -552,11 +578,23 @@ final class IndexFiles {
         void read(DataInputStream in, long fileSize) throws IOException;
     }
 
+    /** A body reader that may stop early (the checksum already covered the rest); returns whether it read it all. */
+    private interface PartialBodyReader {
+        boolean read(DataInputStream in, long fileSize) throws IOException;
+    }
+
+    private static void readFile(Path file, int kind, Long expectedCrc, BodyReader body) {
+        readFile(file, kind, expectedCrc, (PartialBodyReader) (in, fileSize) -> {
+            body.read(in, fileSize);
+            return true;
+        });
+    }
+
     /**
      * Verifies the file's checksum (and the manifest's, when given) over the whole file first, then parses it: a flipped
      * byte is reported as corruption before any of it is interpreted.
      */
-    private static void readFile(Path file, int kind, Long expectedCrc, BodyReader body) {
+    private static void readFile(Path file, int kind, Long expectedCrc, PartialBodyReader body) {
         try {
             long size = size(file);
             if (size < HEADER + TRAILER) {
@@ -610,8 +648,8 @@ final class IndexFiles {
                 }
                 int k = in.readInt();
                 check(k == kind, "file kind " + k + ", expected " + kind);
-                body.read(in, size);
-                check(counting.count == size - TRAILER, "unexpected data after the content ("
+                boolean whole = body.read(in, size);
+                check(!whole || counting.count == size - TRAILER, "unexpected data after the content ("
                         + (size - TRAILER - counting.count) + " bytes)");
             }
         } catch (CorruptIndexException e) {
@@ -670,15 +708,6 @@ final class IndexFiles {
         byte[] b = new byte[n];
         in.readFully(b);
         return new String(b, StandardCharsets.UTF_8);
-    }
-
-    private static Map<String, String> readStringMap(DataInputStream in, long fileSize) throws IOException {
-        int n = readCount(in, fileSize, 8);
-        Map<String, String> map = new LinkedHashMap<>();
-        for (int i = 0; i < n; i++) {
-            map.put(readString(in, fileSize), readString(in, fileSize));
-        }
-        return map;
     }
 
     /** Writes to a channel, counting bytes and updating a CRC32. */
@@ -751,6 +780,15 @@ final class IndexFiles {
                 count += n;
             }
             return n;
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            long skipped = in.skip(n);
+            if (skipped > 0) {
+                count += skipped;
+            }
+            return skipped;
         }
     }
 }

@@ -127,6 +127,48 @@ class InMemoryCaseStorePersistenceTest {
     }
 
     @Test
+    void mappedChunksCanBeReplacedDeletedAndSavedAgain() {
+        InMemoryCaseStore original = populated();
+        Path dir = tmp.resolve("index");
+        original.save(dir, fingerprint(original));
+        InMemoryCaseStore loaded = InMemoryCaseStore.load(dir, fingerprint(original));
+        assertThat(loaded.chunk("c5")).isEqualTo(original.chunk("c5"));
+        for (InMemoryCaseStore s : List.of(original, loaded)) {
+            s.upsert(List.of(new IndexedCase(new ChunkInput("c5", "replaced parse words", Map.of("parity", "odd"),
+                    Map.of(), Map.of()), null, null)));
+            s.delete(List.of("c6", "c9"));
+            s.deleteWhere(dev.neuraltext.filter.PayloadFilter.matchKeyword("n", "12"));
+        }
+        assertThat(loaded.chunks(all())).isEqualTo(original.chunks(all())).hasSize(54);
+        for (HybridQuery q : queries()) {
+            assertThat(loaded.search(q)).isEqualTo(original.search(q));
+        }
+        loaded.save(dir, fingerprint(original));
+        InMemoryCaseStore again = InMemoryCaseStore.load(dir, fingerprint(original));
+        assertThat(again.chunks(all())).isEqualTo(original.chunks(all()));
+        for (HybridQuery q : queries()) {
+            assertThat(again.search(q)).isEqualTo(original.search(q));
+        }
+    }
+
+    @Test
+    void anIndexOfTheFormerFormatVersionFailsWithAnAdviceToRebuild() throws IOException {
+        InMemoryCaseStore original = populated();
+        Path dir = tmp.resolve("index");
+        original.save(dir, fingerprint(original));
+        Path manifest = dir.resolve("gen-1").resolve("manifest.bin");
+        java.nio.ByteBuffer bytes = java.nio.ByteBuffer.wrap(Files.readAllBytes(manifest));
+        bytes.putInt(4, 1); // format version 1, with a valid checksum
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(bytes.array(), 0, bytes.capacity() - 8);
+        bytes.putLong(bytes.capacity() - 8, crc.getValue());
+        Files.write(manifest, bytes.array());
+        assertThatThrownBy(() -> InMemoryCaseStore.load(dir, fingerprint(original)))
+                .isInstanceOf(CorruptIndexException.class).hasMessageContaining("format version 1")
+                .hasMessageContaining("rebuild the index");
+    }
+
+    @Test
     void emptyStoreRoundTrips() {
         InMemoryCaseStore empty = InMemoryCaseStore.create();
         Path dir = tmp.resolve("empty");
@@ -145,7 +187,7 @@ class InMemoryCaseStorePersistenceTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"manifest.bin", "chunks.bin", "vectors.bin"})
+    @ValueSource(strings = {"manifest.bin", "chunks.bin", "bm25.bin", "vectors.bin"})
     void everySingleFlippedByteIsDetected(String file) throws IOException {
         InMemoryCaseStore original = populated();
         Path dir = tmp.resolve("index");
@@ -169,7 +211,7 @@ class InMemoryCaseStorePersistenceTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"manifest.bin", "chunks.bin", "vectors.bin"})
+    @ValueSource(strings = {"manifest.bin", "chunks.bin", "bm25.bin", "vectors.bin"})
     void truncatedOrMissingFilesAreDetected(String file) throws IOException {
         InMemoryCaseStore original = populated();
         Path dir = tmp.resolve("index");
@@ -259,7 +301,7 @@ class InMemoryCaseStorePersistenceTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"chunks.bin", "vectors.bin", "manifest.bin", "rename", "current-written"})
+    @ValueSource(strings = {"chunks.bin", "bm25.bin", "vectors.bin", "manifest.bin", "rename", "current-written"})
     void aSaveFailingMidwayLeavesThePreviousIndexIntact(String failingStep) throws IOException {
         InMemoryCaseStore first = populated();
         Path dir = tmp.resolve("index");
