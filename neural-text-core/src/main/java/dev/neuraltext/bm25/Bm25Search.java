@@ -38,6 +38,9 @@ final class Bm25Search {
     /** The least ordinals a window spans per essential term (Lucene's {@code MaxScoreBulkScorer} uses 32 too). */
     static final int MIN_WINDOW_PER_TERM = 32;
 
+    /** Documents per inner window, scored term at a time into per-term score arrays and a match bitset. */
+    static final int INNER_WINDOW = 256;
+
     private Bm25Search() {
     }
 
@@ -77,9 +80,14 @@ final class Bm25Search {
         double[] bound = new double[m];
         int[] order = new int[m];
         double[] prefix = new double[m];
+        boolean[] essentialTerm = new boolean[m];
         for (int k = 0; k < m; k++) {
             order[k] = k;
+            essentialTerm[k] = true;
         }
+        double[][] termScore = new double[m][INNER_WINDOW];
+        double[] partialSum = new double[INNER_WINDOW];
+        long[] matched = new long[INNER_WINDOW / Long.SIZE];
         TopHits top = new TopHits(limit);
         double threshold = Double.NEGATIVE_INFINITY; // the k-th score once the top k is full
         int maxDoc = index.maxDoc();
@@ -88,7 +96,8 @@ final class Bm25Search {
 
         while (windowStart < maxDoc) {
             int windowEnd = maxDoc;
-            if (threshold != Double.NEGATIVE_INFINITY) {
+            boolean bounded = threshold != Double.NEGATIVE_INFINITY;
+            if (bounded) {
                 // end where the first block of an essential term ends, but not too soon; then bound every term on it
                 for (int k = essential; k < m; k++) {
                     int j = order[k];
@@ -118,74 +127,80 @@ final class Bm25Search {
                 while (essential < m && prefix[essential] * SLACK < threshold) {
                     essential++;
                 }
+                for (int k = 0; k < m; k++) {
+                    essentialTerm[order[k]] = k >= essential;
+                }
             }
             int nextWindow = windowEnd;
-            while (true) {
-                int doc = Integer.MAX_VALUE;
+            boolean stop = false;
+            for (int innerStart = windowStart; innerStart < windowEnd && !stop; innerStart += INNER_WINDOW) {
+                int innerEnd = Math.min(windowEnd, innerStart + INNER_WINDOW);
+                // essential terms, one at a time over the inner window: each one's contribution per document, and
+                // their sum (in any order: it only decides pruning, with slack)
+                boolean any = false;
                 for (int k = essential; k < m; k++) {
                     int j = order[k];
-                    Postings p = postings[j];
-                    int c = cursor[j] = advance(p, cursor[j], windowStart);
-                    if (c < p.size && p.docs[c] < doc) {
-                        doc = p.docs[c];
-                    }
+                    any |= accumulate(postings[j], j, innerStart, innerEnd, cursor, fields, scorer, weight,
+                            termScore[j], partialSum, matched);
                 }
-                if (doc >= windowEnd) {
-                    break;
-                }
-                double partial = 0;
-                for (int k = essential; k < m; k++) {
-                    int j = order[k];
-                    Postings p = postings[j];
-                    if (cursor[j] < p.size && p.docs[cursor[j]] == doc) {
-                        partial += score(p, j, doc, cursor, fields, scorer, weight, contribution, scoredDoc);
-                    }
-                }
-                boolean possible = true;
-                for (int k = essential - 1; k >= 0; k--) { // non-essential terms, highest bound first
-                    if ((partial + prefix[k]) * SLACK < threshold) {
-                        possible = false;
-                        break;
-                    }
-                    int j = order[k];
-                    Postings p = postings[j];
-                    cursor[j] = advance(p, cursor[j], doc);
-                    if (cursor[j] < p.size && p.docs[cursor[j]] == doc) {
-                        partial += score(p, j, doc, cursor, fields, scorer, weight, contribution, scoredDoc);
-                    }
-                }
-                if (!possible || partial <= 0) {
+                if (!any) {
                     continue;
                 }
-                String id = index.id(doc);
-                if (id == null) {
-                    continue; // deleted, awaiting compaction
-                }
-                double score = 0; // in query order, as the explanation and exhaustive scoring sum it
-                for (int j = 0; j < m; j++) {
-                    if (scoredDoc[j] == doc) {
-                        score += contribution[j];
+                for (int w = 0; w < matched.length; w++) {
+                    long bits = matched[w];
+                    matched[w] = 0;
+                    while (bits != 0) {
+                        int o = (w << 6) + Long.numberOfTrailingZeros(bits);
+                        bits &= bits - 1;
+                        int doc = innerStart + o;
+                        double partial = partialSum[o];
+                        partialSum[o] = 0;
+                        boolean possible = true;
+                        for (int k = essential - 1; k >= 0; k--) { // non-essential terms, highest bound first
+                            if ((partial + prefix[k]) * SLACK < threshold) {
+                                possible = false;
+                                break;
+                            }
+                            int j = order[k];
+                            Postings p = postings[j];
+                            cursor[j] = advance(p, cursor[j], doc);
+                            if (cursor[j] < p.size && p.docs[cursor[j]] == doc) {
+                                partial += score(p, j, doc, cursor, fields, scorer, weight, contribution, scoredDoc);
+                            }
+                        }
+                        String id = possible ? index.id(doc) : null; // null also for a deleted document
+                        if (id != null) {
+                            double score = 0; // in query order, as the explanation and exhaustive scoring sum it
+                            for (int j = 0; j < m; j++) {
+                                if (essentialTerm[j]) {
+                                    score += termScore[j][o]; // 0 where absent, which leaves the sum unchanged
+                                } else if (scoredDoc[j] == doc) {
+                                    score += contribution[j];
+                                }
+                            }
+                            // the filter is asked only about documents that could enter the top k
+                            if (top.competitive(score, id) && (accept == null || accept.test(id))) {
+                                top.add(score, id);
+                                if (top.full()) {
+                                    threshold = top.worstScore();
+                                }
+                            }
+                        }
+                        for (int k = essential; k < m; k++) {
+                            termScore[order[k]][o] = 0;
+                        }
                     }
                 }
-                if (!top.competitive(score, id)) {
-                    continue; // could not enter the top k, whatever the filter says
-                }
-                if (accept != null && !accept.test(id)) {
-                    continue;
-                }
-                boolean wasFull = top.full();
-                top.add(score, id);
-                if (top.full()) {
-                    threshold = top.worstScore();
-                    if (!wasFull) {
-                        nextWindow = doc + 1; // from here on windows and bounds can prune
-                        break;
-                    }
-                    while (essential < m && prefix[essential] * SLACK < threshold) {
-                        essential++;
-                    }
-                    if (essential == m) {
-                        break; // nothing left in this window can enter
+                if (threshold != Double.NEGATIVE_INFINITY) {
+                    if (!bounded) {
+                        nextWindow = innerEnd; // the top k just filled: from here on windows and bounds can prune
+                        stop = true;
+                    } else {
+                        while (essential < m && prefix[essential] * SLACK < threshold) {
+                            essentialTerm[order[essential]] = false;
+                            essential++;
+                        }
+                        stop = essential == m; // nothing left in this window can enter
                     }
                 }
             }
@@ -327,6 +342,39 @@ final class Bm25Search {
             }
             return List.of(out);
         }
+    }
+
+    /**
+     * Scores term {@code j} on every document of {@code [start, end)} it has: its contribution into
+     * {@code termScore[doc - start]}, added to {@code partialSum}, the document's bit set in {@code matched}; moves its
+     * cursor to {@code end}. Returns whether any document got a positive contribution.
+     */
+    private static boolean accumulate(Postings p, int j, int start, int end, int[] cursor, FieldScoring fields,
+            Bm25FScorer scorer, double[] weight, double[] termScore, double[] partialSum, long[] matched) {
+        int i = advance(p, cursor[j], start);
+        int[] docs = p.docs;
+        int[] fieldTf = p.fieldTf;
+        int size = p.size;
+        double w = weight[j];
+        boolean any = false;
+        while (i < size && docs[i] < end) {
+            int doc = docs[i];
+            double tf = 0;
+            do {
+                tf += fields.tf(fieldTf[i], doc);
+                i++;
+            } while (i < size && docs[i] == doc);
+            if (tf > 0) {
+                double c = scorer.score(w, tf);
+                int o = doc - start;
+                termScore[o] = c;
+                partialSum[o] += c;
+                matched[o >>> 6] |= 1L << o;
+                any = true;
+            }
+        }
+        cursor[j] = i;
+        return any;
     }
 
     /** Scores term {@code j} at {@code doc} (its cursor is on doc's first entry) and moves the cursor past doc. */
