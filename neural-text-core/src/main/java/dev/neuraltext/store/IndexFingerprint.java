@@ -115,8 +115,8 @@ public record IndexFingerprint(
 
     /**
      * The differences in the vector legs only (dense model and dimension, sparse model): the ones that make saved
-     * vectors unusable. Lexical differences are harmless to a saved embedded index, whose BM25 postings are rebuilt
-     * from the stored chunks on load.
+     * vectors unusable. Lexical differences are harmless to a saved embedded index: a load whose BM25 settings differ
+     * from the saved ones rebuilds the postings from the stored chunks.
      */
     public List<String> vectorDifferences(IndexFingerprint other) {
         Objects.requireNonNull(other, "other");
