@@ -73,7 +73,7 @@ final class FusionFit {
     static List<GradedFusion> grid() {
         List<GradedFusion> out = new ArrayList<>();
         for (int kk : new int[] {10, 20, 40, 60}) {
-            for (double bias : new double[] {-1, -0.5, 0, 0.5, 1, 1.5}) {
+            for (double bias : new double[] {-1, -0.5, 0, 0.5, 1, 1.5, 2}) {
                 for (double code : new double[] {0, 1, 2, 3}) {
                     for (double stop : new double[] {-2, -1, 0, 1}) {
                         for (double id : new double[] {0, 1, 2, 3}) {
@@ -124,6 +124,15 @@ final class FusionFit {
      */
     double mrr(DatasetLegs d, GradedFusion f) {
         double sum = 0;
+        for (double rr : reciprocalRanks(d, f)) {
+            sum += rr;
+        }
+        return sum / d.queries().size();
+    }
+
+    /** Each query's reciprocal rank (0 beyond k) under {@code f}, as {@link #mrr} counts it. */
+    double[] reciprocalRanks(DatasetLegs d, GradedFusion f) {
+        double[] out = new double[d.queries().size()];
         for (int i = 0; i < d.queries().size(); i++) {
             EvalQuery q = d.queries().get(i);
             double w = f.bm25Weight(q.text());
@@ -154,12 +163,42 @@ final class FusionFit {
             for (int r = 0; r < filled; r++) {
                 Integer g = grades.get(d.dataset().canonicalId(c.ids[top[r]]));
                 if (g != null && g >= 1) {
-                    sum += 1.0 / (r + 1);
+                    out[i] = 1.0 / (r + 1);
                     break;
                 }
             }
         }
-        return sum / d.queries().size();
+        return out;
+    }
+
+    /** The BM25 weights the per-query upper bound ({@link #oracle}) chooses from. */
+    static final double[] ORACLE_WEIGHTS = {0.01, 0.03, 0.1, 0.3, 0.5, 1, 2, 3, 5, 10, 30, 100};
+
+    /**
+     * An upper bound, not a method: MRR@k when every query gets the BM25 weight (of {@link #ORACLE_WEIGHTS}, RRF
+     * constant {@code k}) that is best for that very query. No rule that weighs two leg lists per query can beat it.
+     */
+    double oracle(DatasetLegs d, int rrfK) {
+        double[] best = new double[d.queries().size()];
+        for (double w : ORACLE_WEIGHTS) {
+            double[] rr = reciprocalRanks(d, new GradedFusion(rrfK, Math.log(w), 0, 0, 0));
+            for (int i = 0; i < best.length; i++) {
+                best[i] = Math.max(best[i], rr[i]);
+            }
+        }
+        double sum = 0;
+        for (double b : best) {
+            sum += b;
+        }
+        return sum / best.length;
+    }
+
+    /** The BM25 shares of the score-aware reference rows ({@link FusionMethod.Weighted}, dense gets the rest). */
+    static final double[] CONVEX_BM25_SHARES = {0.3, 0.5, 0.7, 0.9};
+
+    /** A score-aware fusion: the convex combination of min-max normalised scores with {@code bm25Share} on BM25. */
+    static FusionMethod convex(double bm25Share) {
+        return FusionMethod.weighted(Map.of(Leg.BM25, bm25Share, Leg.DENSE, 1 - bm25Share));
     }
 
     private static boolean better(Candidates c, double[] score, int a, int b) {
@@ -275,6 +314,17 @@ final class FusionFit {
             data.forEach(d -> cells.add(ReportWriter.f3(mrr(d, f))));
             ReportWriter.row(sb, cells);
         }
+        for (double share : CONVEX_BM25_SHARES) {
+            List<String> cells = new ArrayList<>(List.of(String.format(Locale.ROOT,
+                    "score-aware: convex min-max, BM25 %.1f, dense %.1f", share, 1 - share)));
+            FusionMethod m = convex(share);
+            data.forEach(d -> cells.add(ReportWriter.f3(run(d, "convex", q -> m, k).overall().mean(mrr))));
+            ReportWriter.row(sb, cells);
+        }
+        int rrfK = GradedFusion.defaults().k();
+        List<String> bound = new ArrayList<>(List.of("upper bound: best BM25 weight per query (RRF k " + rrfK + ")"));
+        data.forEach(d -> bound.add(ReportWriter.f3(oracle(d, rrfK))));
+        ReportWriter.row(sb, bound);
         sb.append('\n');
         return sb.toString();
     }

@@ -75,6 +75,22 @@ class FusionFitTest {
     }
 
     @Test
+    void theUpperBoundIsAtLeastEveryWeightItChoosesFromAndPicksPerQuery() {
+        FusionFit fit = new FusionFit(EvalRunner.builder().metrics(MetricSuite.withK(10)).build());
+        for (long seed = 1; seed <= 3; seed++) {
+            FusionFit.DatasetLegs d = randomLegs(seed);
+            double bound = fit.oracle(d, 10);
+            double bestFixed = 0;
+            for (double w : FusionFit.ORACLE_WEIGHTS) {
+                GradedFusion fixed = new GradedFusion(10, Math.log(w), 0, 0, 0);
+                bestFixed = Math.max(bestFixed, fit.mrr(d, fixed));
+            }
+            // per query, not one weight for all: strictly better than the best single weight on random lists
+            assertThat(bound).as("seed %d", seed).isGreaterThan(bestFixed).isLessThanOrEqualTo(1.0);
+        }
+    }
+
+    @Test
     void theGridHoldsTheFormerSwitchAndTheDefault() {
         assertThat(FusionFit.grid()).contains(GradedFusion.shapeSwitch());
         assertThat(FusionFit.grid()).hasSizeGreaterThan(100);
