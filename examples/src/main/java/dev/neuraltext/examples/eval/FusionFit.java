@@ -171,6 +171,22 @@ final class FusionFit {
         return out;
     }
 
+    /** The boosts of the query-intent reference rows ({@link NamedSymbolBoost}). */
+    static final double[] INTENT_BETAS = {0.05, 0.1, 0.3};
+
+    /** MRR@k of {@code f} followed by {@link NamedSymbolBoost} with {@code beta}, over each document's indexed chunk. */
+    double intent(DatasetLegs d, GradedFusion f, double beta) {
+        Map<String, dev.neuraltext.chunk.ChunkInput> chunks = new java.util.HashMap<>();
+        d.dataset().documents().forEach(doc -> chunks.put(doc.id(), IndexedChunk.of(doc)));
+        List<QueryResult> results = new ArrayList<>(d.queries().size());
+        for (int i = 0; i < d.queries().size(); i++) {
+            EvalQuery q = d.queries().get(i);
+            List<FusedResult> fused = Fusion.of(f.methodFor(q.text())).fuse(d.legs().get(i), LEG_DEPTH);
+            results.add(runner.score(d.dataset(), q, NamedSymbolBoost.apply(q.text(), fused, chunks, beta), 0));
+        }
+        return new EvalRun("intent", d.dataset().name(), runner.suite(), results).overall().mean(runner.suite().mrr());
+    }
+
     /** The BM25 weights the per-query upper bound ({@link #oracle}) chooses from. */
     static final double[] ORACLE_WEIGHTS = {0.01, 0.03, 0.1, 0.3, 0.5, 1, 2, 3, 5, 10, 30, 100};
 
@@ -319,6 +335,12 @@ final class FusionFit {
                     "score-aware: convex min-max, BM25 %.1f, dense %.1f", share, 1 - share)));
             FusionMethod m = convex(share);
             data.forEach(d -> cells.add(ReportWriter.f3(run(d, "convex", q -> m, k).overall().mean(mrr))));
+            ReportWriter.row(sb, cells);
+        }
+        for (double beta : INTENT_BETAS) {
+            List<String> cells = new ArrayList<>(List.of(String.format(Locale.ROOT,
+                    "query intent: default + named-symbol boost %.2f", beta)));
+            data.forEach(d -> cells.add(ReportWriter.f3(intent(d, GradedFusion.defaults(), beta))));
             ReportWriter.row(sb, cells);
         }
         int rrfK = GradedFusion.defaults().k();
