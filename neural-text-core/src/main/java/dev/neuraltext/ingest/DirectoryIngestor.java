@@ -265,8 +265,15 @@ public final class DirectoryIngestor {
         return null;
     }
 
-    /** The language of a file name, or null when no chunker handles it. */
-    static String languageOf(String fileName) {
+    /**
+     * The language {@code index} gives a file of this name ({@code java}, {@code markdown}, {@code text}, or a
+     * file-type name such as {@code xml}; see {@link ChunkMetadata#LANGUAGE}), or null when no chunker handles it. The
+     * language picks the chunker: {@code java} the Java chunker, {@code markdown} the Markdown one, the rest plain text.
+     *
+     * @throws NullPointerException if {@code fileName} is null
+     */
+    public static String languageOf(String fileName) {
+        Objects.requireNonNull(fileName, "fileName");
         String lower = fileName.toLowerCase(Locale.ROOT);
         int dot = lower.lastIndexOf('.');
         if (dot > 0) {

@@ -50,6 +50,17 @@ class GradedFusionTest {
     }
 
     @Test
+    void theDefaultWeighsIdentifiersUpAndSentencesDown() {
+        GradedFusion d = GradedFusion.defaults();
+        assertThat(d.bm25Weight("StringUtils isBlank")).isCloseTo(Math.exp(2.5), within(1e-6));
+        assertThat(d.bm25Weight("Contributing new container modules")).isCloseTo(Math.exp(0.5), within(1e-6));
+        assertThat(d.bm25Weight("Contributing new modules")).as("three words: keyword-shaped").isCloseTo(Math.exp(2.5),
+                within(1e-6));
+        assertThat(d.bm25Weight("how are the fused scores normalised")).isCloseTo(Math.exp(0.5 - 0.5), within(1e-6));
+        assertThat(d.methodFor("anything").k()).isEqualTo(10);
+    }
+
+    @Test
     void badParametersNameTheValue() {
         assertThatThrownBy(() -> new GradedFusion(-1, 0, 0, 0, 0)).hasMessageContaining("k must be >= 0, got -1");
         assertThatThrownBy(() -> new GradedFusion(1, Double.NaN, 0, 0, 0)).hasMessageContaining("bias")

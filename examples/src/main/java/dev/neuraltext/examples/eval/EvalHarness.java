@@ -1,7 +1,6 @@
 package dev.neuraltext.examples.eval;
 
 import dev.neuraltext.chunk.ChunkInput;
-import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.encode.Embedder;
 import dev.neuraltext.encode.Reranker;
 import dev.neuraltext.encode.SparseEncoder;
@@ -42,9 +41,6 @@ import java.util.Set;
  */
 final class EvalHarness {
 
-    /** The BEIR metadata key of a Markdown section's heading path ({@code Page > Section > Subsection}). */
-    static final String HEADING_PATH = "headingPath";
-
     private final EvalSettings settings;
     private final ProgressBar progress;
     private final PrintStream log;
@@ -84,7 +80,8 @@ final class EvalHarness {
 
     /**
      * The library's default before this change, on its own in-memory store: all-MiniLM-L6-v2, the chunk text, the
-     * former shape switch, BM25 without heading paths ({@link EvalDocument#toChunkInput()}).
+     * former shape switch, over the same chunks as the default ({@link IndexedChunk}), so the two differ in
+     * ranking only.
      */
     private HybridCaseRetriever previousDefault(EvalDataset dataset, List<EvalReport.Indexing> indexing) {
         OnnxEmbedder onnx = OnnxEmbedder.preset(EmbeddingPreset.ALL_MINILM_L6_V2);
@@ -97,7 +94,7 @@ final class EvalHarness {
         for (int from = 0; from < docs.size(); from += 256) {
             List<ChunkInput> chunks = new ArrayList<>();
             for (int i = from; i < Math.min(docs.size(), from + 256); i++) {
-                chunks.add(docs.get(i).toChunkInput());
+                chunks.add(IndexedChunk.of(docs.get(i)));
             }
             r.index(chunks);
         }
@@ -141,7 +138,7 @@ final class EvalHarness {
         for (int from = 0; from < docs.size(); from += batch) {
             List<ChunkInput> chunks = new ArrayList<>();
             for (int i = from; i < Math.min(docs.size(), from + batch); i++) {
-                chunks.add(chunk(docs.get(i)));
+                chunks.add(IndexedChunk.of(docs.get(i)));
             }
             retriever.index(chunks);
             progress.update(Math.min(docs.size(), from + batch));
@@ -301,23 +298,6 @@ final class EvalHarness {
         meta.put("rerankerModel", reranker == null ? null : reranker.modelId());
         meta.put("alpha", settings.alpha());
         return new EvalReport(dataset, settings, suite, meta, indexing, results, h2h);
-    }
-
-    /**
-     * The chunk neural-text indexes for a document: {@link EvalDocument#toChunkInput()}, plus the document's heading
-     * path metadata ({@value #HEADING_PATH}, when a Markdown dataset has it) as {@link ChunkMetadata#SECTION}, the key
-     * {@code MarkdownChunker} sets, so the dense text variants see what they would see after real ingestion. BM25
-     * keeps the dataset's own fields (name = title, body = text), as the peers index {@code title + "\n" + text}.
-     */
-    static ChunkInput chunk(EvalDocument doc) {
-        ChunkInput c = doc.toChunkInput();
-        String headingPath = doc.metadata().get(HEADING_PATH);
-        if (headingPath == null || headingPath.isBlank() || c.metadata().containsKey(ChunkMetadata.SECTION)) {
-            return c;
-        }
-        Map<String, String> meta = new LinkedHashMap<>(c.metadata());
-        meta.put(ChunkMetadata.SECTION, headingPath);
-        return new ChunkInput(c.id(), c.text(), meta, c.listMetadata(), c.fields());
     }
 
     private static TechniqueResult find(List<TechniqueResult> results, String name) {

@@ -64,6 +64,9 @@ public final class EvalMain {
                 legs.add(new EvalHarness(settings, bar, log).collectLegs());
             }
             String text = fit.report(legs, bar) + fit.slices(legs, GradedFusion.defaults(), sliceBy);
+            if (!fit.fittedOnAll().equals(GradedFusion.defaults())) {
+                text += fit.slices(legs, fit.fittedOnAll(), sliceBy);
+            }
             stdout.print(text);
             if (out != null) {
                 stderr.println("wrote " + ReportWriter.writeText(out.resolve("fusion-fit.md"), text));

@@ -73,7 +73,7 @@ final class FusionFit {
     static List<GradedFusion> grid() {
         List<GradedFusion> out = new ArrayList<>();
         for (int kk : new int[] {10, 20, 40, 60}) {
-            for (double bias : new double[] {-1, -0.5, 0, 0.5, 1, 1.5}) {
+            for (double bias : new double[] {-1, -0.5, 0, 0.5, 1, 1.5, 2}) {
                 for (double code : new double[] {0, 1, 2, 3}) {
                     for (double stop : new double[] {-2, -1, 0, 1}) {
                         for (double id : new double[] {0, 1, 2, 3}) {
@@ -124,6 +124,15 @@ final class FusionFit {
      */
     double mrr(DatasetLegs d, GradedFusion f) {
         double sum = 0;
+        for (double rr : reciprocalRanks(d, f)) {
+            sum += rr;
+        }
+        return sum / d.queries().size();
+    }
+
+    /** Each query's reciprocal rank (0 beyond k) under {@code f}, as {@link #mrr} counts it. */
+    double[] reciprocalRanks(DatasetLegs d, GradedFusion f) {
+        double[] out = new double[d.queries().size()];
         for (int i = 0; i < d.queries().size(); i++) {
             EvalQuery q = d.queries().get(i);
             double w = f.bm25Weight(q.text());
@@ -154,12 +163,58 @@ final class FusionFit {
             for (int r = 0; r < filled; r++) {
                 Integer g = grades.get(d.dataset().canonicalId(c.ids[top[r]]));
                 if (g != null && g >= 1) {
-                    sum += 1.0 / (r + 1);
+                    out[i] = 1.0 / (r + 1);
                     break;
                 }
             }
         }
-        return sum / d.queries().size();
+        return out;
+    }
+
+    /** The boosts of the query-intent reference rows ({@link NamedSymbolBoost}). */
+    static final double[] INTENT_BETAS = {0.05, 0.1, 0.3};
+
+    /** MRR@k of {@code f} followed by {@link NamedSymbolBoost} with {@code beta}, over each document's indexed chunk. */
+    double intent(DatasetLegs d, GradedFusion f, double beta) {
+        Map<String, dev.neuraltext.chunk.ChunkInput> chunks = new java.util.HashMap<>();
+        d.dataset().documents().forEach(doc -> chunks.put(doc.id(), IndexedChunk.of(doc)));
+        List<QueryResult> results = new ArrayList<>(d.queries().size());
+        for (int i = 0; i < d.queries().size(); i++) {
+            EvalQuery q = d.queries().get(i);
+            List<FusedResult> fused = Fusion.of(f.methodFor(q.text())).fuse(d.legs().get(i), LEG_DEPTH);
+            results.add(runner.score(d.dataset(), q, NamedSymbolBoost.apply(q.text(), fused, chunks, beta), 0));
+        }
+        return new EvalRun("intent", d.dataset().name(), runner.suite(), results).overall().mean(runner.suite().mrr());
+    }
+
+    /** The BM25 weights the per-query upper bound ({@link #oracle}) chooses from. */
+    static final double[] ORACLE_WEIGHTS = {0.01, 0.03, 0.1, 0.3, 0.5, 1, 2, 3, 5, 10, 30, 100};
+
+    /**
+     * An upper bound, not a method: MRR@k when every query gets the BM25 weight (of {@link #ORACLE_WEIGHTS}, RRF
+     * constant {@code k}) that is best for that very query. No rule that weighs two leg lists per query can beat it.
+     */
+    double oracle(DatasetLegs d, int rrfK) {
+        double[] best = new double[d.queries().size()];
+        for (double w : ORACLE_WEIGHTS) {
+            double[] rr = reciprocalRanks(d, new GradedFusion(rrfK, Math.log(w), 0, 0, 0));
+            for (int i = 0; i < best.length; i++) {
+                best[i] = Math.max(best[i], rr[i]);
+            }
+        }
+        double sum = 0;
+        for (double b : best) {
+            sum += b;
+        }
+        return sum / best.length;
+    }
+
+    /** The BM25 shares of the score-aware reference rows ({@link FusionMethod.Weighted}, dense gets the rest). */
+    static final double[] CONVEX_BM25_SHARES = {0.3, 0.5, 0.7, 0.9};
+
+    /** A score-aware fusion: the convex combination of min-max normalised scores with {@code bm25Share} on BM25. */
+    static FusionMethod convex(double bm25Share) {
+        return FusionMethod.weighted(Map.of(Leg.BM25, bm25Share, Leg.DENSE, 1 - bm25Share));
     }
 
     private static boolean better(Candidates c, double[] score, int a, int b) {
@@ -216,6 +271,16 @@ final class FusionFit {
         }).get(query);
     }
 
+    private GradedFusion fittedOnAll;
+
+    /**
+     * The candidate the last {@link #report} chose on all datasets by the smallest gain over the best leg, or null
+     * before a report.
+     */
+    GradedFusion fittedOnAll() {
+        return fittedOnAll;
+    }
+
     /** The leave-one-dataset-out report (Markdown). */
     String report(List<DatasetLegs> data, ProgressBar progress) {
         List<GradedFusion> grid = grid();
@@ -231,35 +296,16 @@ final class FusionFit {
         String mrr = runner.suite().mrr();
         StringBuilder sb = new StringBuilder("# Graded fusion fitted leave-one-dataset-out (" + grid.size()
                 + " candidates, " + mrr + ")\n\n");
-        List<String> head = new ArrayList<>(List.of("held out", "chosen (k, bias, code, stop, identifier)",
-                "fitted mean on the others"));
-        data.forEach(d -> head.add(d.dataset().name()));
-        ReportWriter.row(sb, head);
-        ReportWriter.separator(sb, head.size());
-        for (int out = -1; out < data.size(); out++) {
-            int best = 0;
-            double bestMean = -1;
-            for (int g = 0; g < grid.size(); g++) {
-                double sum = 0;
-                int n = 0;
-                for (int d = 0; d < data.size(); d++) {
-                    if (d != out) {
-                        sum += scores[g][d];
-                        n++;
-                    }
-                }
-                if (sum / n > bestMean + 1e-12) {
-                    bestMean = sum / n;
-                    best = g;
-                }
-            }
-            List<String> cells = new ArrayList<>(List.of(out < 0 ? "(none: fit on all)" : data.get(out).dataset().name(),
-                    describe(grid.get(best)), ReportWriter.f3(bestMean)));
-            for (int d = 0; d < data.size(); d++) {
-                cells.add((d == out ? "**" : "") + ReportWriter.f3(scores[best][d]) + (d == out ? "** (held out)" : ""));
-            }
-            ReportWriter.row(sb, cells);
+        double[] bestLeg = new double[data.size()];
+        for (int d = 0; d < data.size(); d++) {
+            bestLeg[d] = Math.max(leg(data.get(d), Leg.BM25, k).overall().mean(mrr),
+                    leg(data.get(d), Leg.DENSE, k).overall().mean(mrr));
         }
+        sb.append("Chosen by the best mean on the other datasets:\n\n");
+        folds(sb, data, grid, scores, bestLeg, false);
+        sb.append("\nChosen by the best smallest gain over the better single leg on the other datasets (ties: mean)"
+                + ", so that the fusion is never worse than its best leg:\n\n");
+        fittedOnAll = folds(sb, data, grid, scores, bestLeg, true);
         sb.append("\nReference rows (same leg lists):\n\n");
         List<String> refHead = new ArrayList<>(List.of("technique"));
         data.forEach(d -> refHead.add(d.dataset().name()));
@@ -275,6 +321,23 @@ final class FusionFit {
             data.forEach(d -> cells.add(ReportWriter.f3(mrr(d, f))));
             ReportWriter.row(sb, cells);
         }
+        for (double share : CONVEX_BM25_SHARES) {
+            List<String> cells = new ArrayList<>(List.of(String.format(Locale.ROOT,
+                    "score-aware: convex min-max, BM25 %.1f, dense %.1f", share, 1 - share)));
+            FusionMethod m = convex(share);
+            data.forEach(d -> cells.add(ReportWriter.f3(run(d, "convex", q -> m, k).overall().mean(mrr))));
+            ReportWriter.row(sb, cells);
+        }
+        for (double beta : INTENT_BETAS) {
+            List<String> cells = new ArrayList<>(List.of(String.format(Locale.ROOT,
+                    "query intent: default + named-symbol boost %.2f", beta)));
+            data.forEach(d -> cells.add(ReportWriter.f3(intent(d, GradedFusion.defaults(), beta))));
+            ReportWriter.row(sb, cells);
+        }
+        int rrfK = GradedFusion.defaults().k();
+        List<String> bound = new ArrayList<>(List.of("upper bound: best BM25 weight per query (RRF k " + rrfK + ")"));
+        data.forEach(d -> bound.add(ReportWriter.f3(oracle(d, rrfK))));
+        ReportWriter.row(sb, bound);
         sb.append('\n');
         return sb.toString();
     }
@@ -309,6 +372,55 @@ final class FusionFit {
         ReportWriter.row(sb, List.of(ds, slice, Integer.toString(f.queries()), ReportWriter.f3(b.mean(mrr)),
                 ReportWriter.f3(d.mean(mrr)), ReportWriter.f3(f.mean(mrr)),
                 String.format(Locale.ROOT, "%+.3f", f.mean(mrr) - b.mean(mrr))));
+    }
+
+    /**
+     * One row per fold (and one fitted on all): the candidate chosen on the other datasets, by mean MRR or, with
+     * {@code worstGain}, by the smallest gain over each dataset's better single leg ({@code bestLeg}).
+     */
+    private static GradedFusion folds(StringBuilder sb, List<DatasetLegs> data, List<GradedFusion> grid, double[][] scores,
+            double[] bestLeg, boolean worstGain) {
+        List<String> head = new ArrayList<>(List.of("held out", "chosen (k, bias, code, stop, identifier)",
+                worstGain ? "smallest gain over the best leg on the others" : "fitted mean on the others"));
+        data.forEach(d -> head.add(d.dataset().name()));
+        ReportWriter.row(sb, head);
+        ReportWriter.separator(sb, head.size());
+        GradedFusion onAll = null;
+        for (int out = -1; out < data.size(); out++) {
+            int best = 0;
+            double bestKey = Double.NEGATIVE_INFINITY;
+            double bestMean = Double.NEGATIVE_INFINITY;
+            for (int g = 0; g < grid.size(); g++) {
+                double sum = 0;
+                double worst = Double.POSITIVE_INFINITY;
+                int n = 0;
+                for (int d = 0; d < data.size(); d++) {
+                    if (d != out) {
+                        sum += scores[g][d];
+                        worst = Math.min(worst, scores[g][d] - bestLeg[d]);
+                        n++;
+                    }
+                }
+                double mean = sum / n;
+                double key = worstGain ? worst : mean;
+                if (key > bestKey + 1e-12 || Math.abs(key - bestKey) <= 1e-12 && mean > bestMean + 1e-12) {
+                    bestKey = key;
+                    bestMean = mean;
+                    best = g;
+                }
+            }
+            List<String> cells = new ArrayList<>(List.of(out < 0 ? "(none: fit on all)"
+                    : data.get(out).dataset().name(), describe(grid.get(best)), worstGain
+                    ? String.format(Locale.ROOT, "%+.3f", bestKey) : ReportWriter.f3(bestKey)));
+            for (int d = 0; d < data.size(); d++) {
+                cells.add((d == out ? "**" : "") + ReportWriter.f3(scores[best][d]) + (d == out ? "** (held out)" : ""));
+            }
+            ReportWriter.row(sb, cells);
+            if (out < 0) {
+                onAll = grid.get(best);
+            }
+        }
+        return onAll;
     }
 
     static String describe(GradedFusion f) {

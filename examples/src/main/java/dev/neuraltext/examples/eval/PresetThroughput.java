@@ -64,7 +64,7 @@ public final class PresetThroughput {
                 for (DenseText v : variants) {
                     names.add(m + " / " + v.id());
                     List<String> t = new ArrayList<>();
-                    docs.forEach(d -> t.add(v.apply(EvalHarness.chunk(d))));
+                    docs.forEach(d -> t.add(v.apply(IndexedChunk.of(d))));
                     texts.add(t);
                 }
             }

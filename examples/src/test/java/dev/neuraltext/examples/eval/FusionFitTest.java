@@ -75,6 +75,50 @@ class FusionFitTest {
     }
 
     @Test
+    void theUpperBoundIsAtLeastEveryWeightItChoosesFromAndPicksPerQuery() {
+        FusionFit fit = new FusionFit(EvalRunner.builder().metrics(MetricSuite.withK(10)).build());
+        for (long seed = 1; seed <= 3; seed++) {
+            FusionFit.DatasetLegs d = randomLegs(seed);
+            double bound = fit.oracle(d, 10);
+            double bestFixed = 0;
+            for (double w : FusionFit.ORACLE_WEIGHTS) {
+                GradedFusion fixed = new GradedFusion(10, Math.log(w), 0, 0, 0);
+                bestFixed = Math.max(bestFixed, fit.mrr(d, fixed));
+            }
+            // per query, not one weight for all: strictly better than the best single weight on random lists
+            assertThat(bound).as("seed %d", seed).isGreaterThan(bestFixed).isLessThanOrEqualTo(1.0);
+        }
+    }
+
+    @Test
+    void theWorstGainFitIsNeverWorseOnItsTrainingDataThanTheBestLegWhenSomeCandidateIsnt() {
+        FusionFit fit = new FusionFit(EvalRunner.builder().metrics(MetricSuite.withK(10)).build());
+        List<FusionFit.DatasetLegs> data = List.of(randomLegs(1), randomLegs(2));
+        String report = fit.report(data, ProgressBar.silent());
+        assertThat(report).contains("Chosen by the best mean").contains("Chosen by the best smallest gain");
+        GradedFusion chosen = fit.fittedOnAll();
+        assertThat(chosen).isNotNull();
+        double[] legs = new double[data.size()];
+        for (int i = 0; i < data.size(); i++) {
+            legs[i] = Math.max(fit.leg(data.get(i), Leg.BM25, 10).overall().mean("mrr@10"),
+                    fit.leg(data.get(i), Leg.DENSE, 10).overall().mean("mrr@10"));
+        }
+        double worstChosen = Double.POSITIVE_INFINITY;
+        double worstAny = Double.NEGATIVE_INFINITY;
+        for (GradedFusion g : FusionFit.grid()) {
+            double worst = Double.POSITIVE_INFINITY;
+            for (int i = 0; i < data.size(); i++) {
+                worst = Math.min(worst, fit.mrr(data.get(i), g) - legs[i]);
+            }
+            if (g.equals(chosen)) {
+                worstChosen = worst;
+            }
+            worstAny = Math.max(worstAny, worst);
+        }
+        assertThat(worstChosen).isCloseTo(worstAny, within(1e-12));
+    }
+
+    @Test
     void theGridHoldsTheFormerSwitchAndTheDefault() {
         assertThat(FusionFit.grid()).contains(GradedFusion.shapeSwitch());
         assertThat(FusionFit.grid()).hasSizeGreaterThan(100);
