@@ -14,6 +14,9 @@ import dev.neuraltext.internal.Checks;
 import dev.neuraltext.search.HybridQuery;
 import dev.neuraltext.search.SearchHit;
 import dev.neuraltext.text.CodeDomainTokenizer;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -43,7 +46,14 @@ import java.util.function.Predicate;
  *
  * <p>Defaults ({@link #builder()}): {@link CodeDomainTokenizer#standard()}, {@link Bm25Params#defaults()} (k1 = 1.2,
  * b = 0.75), the BM25 index's field settings ({@link Bm25Index#DEFAULT_FIELD_WEIGHTS}), dense dimension fixed by the
- * first dense vector upserted.
+ * first dense vector upserted, dense search {@link DenseSearch#AUTO} with {@link HnswParams#defaults()}.
+ *
+ * <p>Dense leg: an exact cosine scan below {@link DenseSearch#AUTO_ANN_THRESHOLD} vectors, an HNSW graph (Lucene's
+ * {@code org.apache.lucene.util.hnsw}) from there on, kept up to date by every write (the write that crosses the
+ * threshold builds it; later ones insert into it; a replaced or deleted vector leaves a dead node, and the graph is
+ * rebuilt once a quarter of its nodes are dead) and saved with the index, so a load does not rebuild it. The graph's
+ * candidates are rescored exactly; a filter runs inside the graph search, and a filter that passes few chunks (no more
+ * than the search would visit) falls back to the exact scan. {@link Builder#denseSearch} forces either.
  *
  * <p>Memory: a store that was built and never loaded keeps every chunk on the heap. A loaded store keeps only the
  * ids, metadata (for filters), BM25 postings and vectors on the heap; chunk text and BM25 fields stay in the saved
@@ -67,6 +77,8 @@ public final class InMemoryCaseStore implements CaseStore {
     private final IndexFingerprint fingerprint;
 
     private final Bm25Index bm25;
+    private final DenseSearch denseSearch;
+    private final HnswParams hnswParams;
     private DenseVectorIndex dense;
     private final SparseVectorIndex sparse = new SparseVectorIndex();
 
@@ -85,9 +97,15 @@ public final class InMemoryCaseStore implements CaseStore {
     private InMemoryCaseStore(Builder b) {
         this.bm25 = b.bm25Index();
         this.fingerprint = IndexFingerprint.lexical(b.tokenizer.id(), b.bm25Params, new TreeMap<>(bm25.fieldWeights()));
+        this.denseSearch = b.denseSearch;
+        this.hnswParams = b.hnswParams;
         if (b.denseDimension > 0) {
-            this.dense = new DenseVectorIndex(b.denseDimension);
+            this.dense = newDenseIndex(b.denseDimension);
         }
+    }
+
+    private DenseVectorIndex newDenseIndex(int dimension) {
+        return new DenseVectorIndex(dimension, denseSearch, hnswParams);
     }
 
     /** A store with every default. */
@@ -149,7 +167,7 @@ public final class InMemoryCaseStore implements CaseStore {
             }
         }
         if (dense == null && dimension > 0) {
-            dense = new DenseVectorIndex(dimension);
+            dense = newDenseIndex(dimension);
         }
     }
 
@@ -292,7 +310,8 @@ public final class InMemoryCaseStore implements CaseStore {
                 float[] q = query.dense();
                 dense.checkDimension(q, "query vector");
                 if (runnable.contains(Leg.DENSE)) {
-                    legs.put(Leg.DENSE, toLegResults(dense.search(q, query.legLimit(), accept, this::idAt)));
+                    legs.put(Leg.DENSE, toLegResults(dense.search(q, query.legLimit(),
+                            filter.matchesAll() ? null : accept, this::idAt)));
                 }
             }
             if (query.legs().contains(Leg.SPARSE) && runnable.contains(Leg.SPARSE)) {
@@ -592,6 +611,20 @@ public final class InMemoryCaseStore implements CaseStore {
                 public void writeBm25(java.io.DataOutputStream out) throws java.io.IOException {
                     bm25.writeState(out);
                 }
+
+                @Override
+                public boolean hasDenseGraph() {
+                    return dense != null && dense.usesGraph();
+                }
+
+                @Override
+                public boolean writeDenseGraph(DataOutputStream out) throws IOException {
+                    int[] ordinalOfSlot = new int[highWater];
+                    for (int i = 0; i < live.length; i++) {
+                        ordinalOfSlot[live[i]] = i;
+                    }
+                    return dense != null && dense.writeGraph(out, ordinalOfSlot);
+                }
             }, attachments, hook);
         } finally {
             r.unlock();
@@ -729,9 +762,44 @@ public final class InMemoryCaseStore implements CaseStore {
 
     void loadDense(int ordinal, float[] unit) {
         if (dense == null) {
-            dense = new DenseVectorIndex(unit.length);
+            dense = newDenseIndex(unit.length);
         }
         dense.putUnit(ordinal, unit);
+    }
+
+    /** Called by the loader after the vectors when the index has a saved dense graph. */
+    void loadDenseGraph(DataInputStream in, HnswDenseGraph.FormatCheck check) throws IOException {
+        check.require(dense != null, "a dense graph but no dense vectors");
+        dense.readGraph(in, check); // finishDenseLoad drops it again when this store is configured exact
+    }
+
+    /** Called by the loader after the vectors (and graph, if any): builds a graph the index lacks but should have. */
+    void finishDenseLoad() {
+        if (dense != null) {
+            dense.maintainGraph();
+        }
+    }
+
+    /** Whether the dense leg currently searches a graph rather than scanning: for tests and benchmarks. */
+    boolean denseUsesGraph() {
+        Lock r = lock.readLock();
+        r.lock();
+        try {
+            return dense != null && dense.usesGraph();
+        } finally {
+            r.unlock();
+        }
+    }
+
+    /** How many dense graphs this store built from scratch (not loaded): for tests. */
+    int denseGraphBuilds() {
+        Lock r = lock.readLock();
+        r.lock();
+        try {
+            return dense == null ? 0 : dense.graphBuilds();
+        } finally {
+            r.unlock();
+        }
     }
 
     void loadSparse(int ordinal, SparseVector vector) {
@@ -747,8 +815,28 @@ public final class InMemoryCaseStore implements CaseStore {
         private Bm25Params bm25Params = Bm25Params.defaults();
         private final Map<String, Double> fieldWeights = new LinkedHashMap<>();
         private int denseDimension;
+        private DenseSearch denseSearch = DenseSearch.AUTO;
+        private HnswParams hnswParams = HnswParams.defaults();
 
         private Builder() {
+        }
+
+        /**
+         * How the dense leg searches; default {@link DenseSearch#AUTO} (exact below
+         * {@link DenseSearch#AUTO_ANN_THRESHOLD} vectors, the HNSW graph from there on).
+         */
+        public Builder denseSearch(DenseSearch mode) {
+            this.denseSearch = Objects.requireNonNull(mode, "mode");
+            return this;
+        }
+
+        /**
+         * The HNSW graph's parameters; default {@link HnswParams#defaults()}. A loaded graph keeps the structure
+         * (maxConnections, beamWidth) it was built with; efSearch applies to every search.
+         */
+        public Builder hnswParams(HnswParams params) {
+            this.hnswParams = Objects.requireNonNull(params, "params");
+            return this;
         }
 
         /** The BM25 tokenizer; default {@link CodeDomainTokenizer#standard()}. Its {@code id()} goes into fingerprints. */
@@ -841,6 +929,8 @@ public final class InMemoryCaseStore implements CaseStore {
             copy.tokenizer = tokenizer;
             copy.bm25Params = bm25Params;
             copy.fieldWeights.putAll(fieldWeights);
+            copy.denseSearch = denseSearch;
+            copy.hnswParams = hnswParams;
             copy.denseDimension = expected.denseDimension() > 0 ? expected.denseDimension() : denseDimension;
             // a writer may replace and garbage-collect the generation while we read it: then read the new one
             return IndexFiles.readCurrent(dir, () -> {

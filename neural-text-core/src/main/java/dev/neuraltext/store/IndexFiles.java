@@ -48,6 +48,8 @@ import org.slf4j.LoggerFactory;
  *       with other BM25 settings);</li>
  *   <li>{@code vectors.bin}: the dense dimension and the unit-length dense vectors by chunk ordinal, then the sparse
  *       vectors by chunk ordinal;</li>
+ *   <li>{@code dense-graph.bin} (optional): the dense leg's HNSW graph ({@link HnswDenseGraph}), so that a load does
+ *       not rebuild it; an index without it gets its graph built on load when the store wants one;</li>
  *   <li>{@code attachment-<name>}: zero or more opaque files the caller commits together with the store (the CLI's
  *       per-file manifest), so that store and attachment can never disagree after a crash or a flipped byte.</li>
  * </ul>
@@ -71,11 +73,14 @@ final class IndexFiles {
     static final int KIND_VECTORS = 3;
     static final int KIND_ATTACHMENT = 4;
     static final int KIND_BM25 = 5;
+    static final int KIND_DENSE_GRAPH = 6;
     static final String CURRENT = "CURRENT";
     static final String MANIFEST = "manifest.bin";
     static final String CHUNKS = "chunks.bin";
     static final String VECTORS = "vectors.bin";
     static final String BM25 = "bm25.bin";
+    /** The dense leg's HNSW graph ({@link HnswDenseGraph}), present when the store had one. */
+    static final String DENSE_GRAPH = "dense-graph.bin";
     /** Attachment files are named {@code attachment-<name>} inside the generation. */
     static final String ATTACHMENT_PREFIX = "attachment-";
     private static final Pattern ATTACHMENT_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
@@ -100,6 +105,16 @@ final class IndexFiles {
 
         /** Writes the BM25 index's state ({@link dev.neuraltext.bm25.Bm25Index#writeState}). */
         void writeBm25(DataOutputStream out) throws IOException;
+
+        /** Writes the dense graph section and returns true, or writes nothing and returns false when there is none. */
+        default boolean writeDenseGraph(DataOutputStream out) throws IOException {
+            return false;
+        }
+
+        /** Whether {@link #writeDenseGraph} has a graph to write. */
+        default boolean hasDenseGraph() {
+            return false;
+        }
     }
 
     /** Test hook called between the steps of a save, to inject failures. */
@@ -155,6 +170,10 @@ final class IndexFiles {
             FileInfo vectors = writeFile(tmp.resolve(VECTORS), KIND_VECTORS, out -> writeVectors(out, source, dim, dc, sc));
             hook.after(VECTORS);
             List<FileInfo> files = new ArrayList<>(List.of(chunks, bm25, vectors));
+            if (source.hasDenseGraph()) {
+                files.add(writeFile(tmp.resolve(DENSE_GRAPH), KIND_DENSE_GRAPH, source::writeDenseGraph));
+                hook.after(DENSE_GRAPH);
+            }
             for (Map.Entry<String, byte[]> a : new java.util.TreeMap<>(attachments).entrySet()) {
                 byte[] bytes = a.getValue();
                 files.add(writeFile(tmp.resolve(ATTACHMENT_PREFIX + a.getKey()), KIND_ATTACHMENT, out -> {
@@ -464,6 +483,13 @@ final class IndexFiles {
                 store.loadSparse(ordinal, new SparseVector(idx, val));
             }
         });
+        for (FileInfo f : manifest.files()) {
+            if (f.name().equals(DENSE_GRAPH)) {
+                readFile(gen.resolve(DENSE_GRAPH), KIND_DENSE_GRAPH, f.crc(),
+                        (in, fileSize) -> store.loadDenseGraph(in, IndexFiles::check));
+            }
+        }
+        store.finishDenseLoad();
         Map<String, byte[]> attachments = new LinkedHashMap<>();
         for (FileInfo f : manifest.files()) {
             if (f.name().startsWith(ATTACHMENT_PREFIX)) {

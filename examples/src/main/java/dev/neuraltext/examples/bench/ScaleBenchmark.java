@@ -15,6 +15,8 @@ import dev.neuraltext.fusion.LegResult;
 import dev.neuraltext.internal.AtomicFiles;
 import dev.neuraltext.search.HybridQuery;
 import dev.neuraltext.search.SearchHit;
+import dev.neuraltext.store.DenseSearch;
+import dev.neuraltext.store.HnswParams;
 import dev.neuraltext.store.IndexFingerprint;
 import dev.neuraltext.store.IndexedCase;
 import dev.neuraltext.store.InMemoryCaseStore;
@@ -27,6 +29,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -87,7 +90,8 @@ public final class ScaleBenchmark {
 
     /** The command line. */
     record Options(Path dataset, int docs, int queries, int dimension, int limit, int legLimit, int warmup,
-            int passes, boolean dense, boolean hnsw, Path json, long seed) {
+            int passes, boolean dense, boolean hnsw, Path json, long seed, SyntheticCorpus.Vectors vectors,
+            DenseSearch denseSearch, HnswParams hnswParams) {
     }
 
     /** One figure of the report. */
@@ -159,6 +163,12 @@ public final class ScaleBenchmark {
         boolean hnsw = true;
         Path json = null;
         long seed = 42;
+        SyntheticCorpus.Vectors vectors = SyntheticCorpus.Vectors.CLUSTERED;
+        DenseSearch denseSearch = DenseSearch.AUTO;
+        HnswParams defaults = HnswParams.defaults();
+        int m = defaults.maxConnections();
+        int beamWidth = defaults.beamWidth();
+        int efSearch = defaults.efSearch();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -174,6 +184,11 @@ public final class ScaleBenchmark {
                 case "--no-hnsw" -> hnsw = false;
                 case "--json" -> json = Path.of(args[++i]);
                 case "--seed" -> seed = Long.parseLong(args[++i]);
+                case "--vectors" -> vectors = vectorsOption(args[++i]);
+                case "--dense-search" -> denseSearch = denseSearchOption(args[++i]);
+                case "--hnsw-m" -> m = BenchOptions.positive(args[++i], a);
+                case "--hnsw-beam" -> beamWidth = BenchOptions.positive(args[++i], a);
+                case "--hnsw-ef" -> efSearch = BenchOptions.positive(args[++i], a);
                 case "--help", "-h" -> {
                     return null;
                 }
@@ -187,19 +202,38 @@ public final class ScaleBenchmark {
             dataset = BenchOptions.defaultDataset();
         }
         return new Options(dataset, docs, queries, dimension, limit, legLimit, warmup, passes, dense, dense && hnsw,
-                json, seed);
+                json, seed, vectors, denseSearch, new HnswParams(m, beamWidth, efSearch));
+    }
+
+    private static DenseSearch denseSearchOption(String value) {
+        for (DenseSearch d : DenseSearch.values()) {
+            if (d.name().equalsIgnoreCase(value)) {
+                return d;
+            }
+        }
+        throw new IllegalArgumentException("--dense-search must be auto, exact or ann, got '" + value + "'");
+    }
+
+    private static SyntheticCorpus.Vectors vectorsOption(String value) {
+        return switch (value) {
+            case "clustered" -> SyntheticCorpus.Vectors.CLUSTERED;
+            case "random" -> SyntheticCorpus.Vectors.RANDOM;
+            default -> throw new IllegalArgumentException("--vectors must be clustered or random, got '" + value + "'");
+        };
     }
 
     private void bench() throws IOException {
         EvalDataset data = BeirDataset.load(options.dataset());
-        SyntheticCorpus corpus = new SyntheticCorpus(data.documents(), data.queries(), options.docs(),
-                options.dimension(), options.seed());
+        SyntheticCorpus corpus = new SyntheticCorpus(data.documents(), data.queries(), relevantBase(data),
+                options.docs(), options.dimension(), options.seed(), options.vectors());
         int n = corpus.size();
         int q = options.queries();
         out.printf(Locale.ROOT, "bench scale: %,d documents (%d copies of %s, %d documents), %d queries, dense %s,"
                         + " leg limit %d, limit %d, %d warm-up and %d timed pass(es), max heap %d MB%n", n,
                 corpus.copies(), options.dataset().getFileName(), data.documents().size(), q,
-                options.dense() ? options.dimension() + "-d random unit vectors" : "off", options.legLimit(),
+                options.dense() ? options.dimension() + "-d " + options.vectors().name().toLowerCase(Locale.ROOT)
+                        + " unit vectors, dense search " + options.denseSearch().name().toLowerCase(Locale.ROOT) + " "
+                        + options.hnswParams() : "off", options.legLimit(),
                 options.limit(), options.warmup(), options.passes(), Runtime.getRuntime().maxMemory() >> 20);
 
         String[] ids = new String[n];
@@ -234,6 +268,27 @@ public final class ScaleBenchmark {
         }
     }
 
+    /** Per query of {@code data}, the index of its first relevant document (highest grade), or -1. */
+    private static int[] relevantBase(EvalDataset data) {
+        Map<String, Integer> index = new HashMap<>();
+        for (int d = 0; d < data.documents().size(); d++) {
+            index.put(data.documents().get(d).id(), d);
+        }
+        int[] out = new int[data.queries().size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = -1;
+            int best = 0;
+            for (Map.Entry<String, Integer> j : data.judgments(data.queries().get(i)).entrySet()) {
+                Integer d = index.get(data.canonicalId(j.getKey()));
+                if (d != null && j.getValue() > best) {
+                    best = j.getValue();
+                    out[i] = d;
+                }
+            }
+        }
+        return out;
+    }
+
     private void run(SyntheticCorpus corpus, String[] ids, String[] queryTexts, float[][] vectors,
             float[][] queryVectors, Path work) throws IOException {
         int n = corpus.size();
@@ -266,7 +321,8 @@ public final class ScaleBenchmark {
             InMemoryCaseStore built = build(corpus, vectors);
             double build = seconds(t0);
             long heap = usedHeapAfterGc() - baseline;
-            IndexFingerprint fingerprint = lexical.withDense("random-unit-vectors", options.dimension());
+            IndexFingerprint fingerprint = lexical.withDense(options.vectors().name().toLowerCase(Locale.ROOT)
+                    + "-unit-vectors", options.dimension());
             Path dir = work.resolve("ours-hybrid");
             t0 = System.nanoTime();
             built.save(dir, fingerprint);
@@ -274,7 +330,7 @@ public final class ScaleBenchmark {
             built = null;
             usedHeapAfterGc();
             t0 = System.nanoTime();
-            ours = InMemoryCaseStore.load(dir, fingerprint);
+            ours = storeBuilder().load(dir, fingerprint);
             double load = seconds(t0);
             long loadedHeap = usedHeapAfterGc() - baseline;
             buildFigures(OURS, "bm25+dense", n, build, heap, loadedHeap, size(dir), save, load);
@@ -429,13 +485,17 @@ public final class ScaleBenchmark {
         }
     }
 
+    private InMemoryCaseStore.Builder storeBuilder() {
+        return InMemoryCaseStore.builder().denseSearch(options.denseSearch()).hnswParams(options.hnswParams());
+    }
+
     private HybridQuery query(String text, float[] dense, Set<Leg> legs, int legLimit, int limit) {
         return new HybridQuery(text, dense, null, legs, PayloadFilter.all(), legLimit, limit,
                 FusionMethod.defaultMethod(), false);
     }
 
     private InMemoryCaseStore build(SyntheticCorpus corpus, float[][] vectors) {
-        InMemoryCaseStore store = InMemoryCaseStore.create();
+        InMemoryCaseStore store = storeBuilder().build();
         List<IndexedCase> batch = new ArrayList<>(BATCH);
         for (int o = 0; o < corpus.size(); o++) {
             batch.add(new IndexedCase(corpus.document(o).toChunkInput(), vectors == null ? null : vectors[o], null));
@@ -714,14 +774,21 @@ public final class ScaleBenchmark {
 
     private static void usage(PrintStream out) {
         out.println("usage: bench scale [--docs N] [--dataset DIR] [--queries N] [--dim N] [--limit K] [--leg-limit K]"
-                + " [--warmup N] [--passes N] [--no-dense] [--no-hnsw] [--json FILE] [--seed N]");
+                + " [--warmup N] [--passes N] [--no-dense] [--no-hnsw] [--vectors clustered|random] [--json FILE]"
+                + " [--seed N]");
         out.println("  --docs       synthetic corpus size (default 100000; 1000000 needs about -Xmx16g)");
         out.println("  --dataset    BEIR base corpus (default " + BenchOptions.DEFAULT_DATASET + ", looked up upwards)");
         out.println("  --queries    queries per pass (default 1000)");
-        out.println("  --dim        dense dimension of the random unit vectors (default 384)");
+        out.println("  --dim        dense dimension of the unit vectors (default 384)");
+        out.println("  --vectors    clustered (default): copy k of a document at cosine " + SyntheticCorpus.COPY_COSINE
+                + " from its base, a query at " + SyntheticCorpus.QUERY_COSINE + " from its relevant base document;");
+        out.println("               random: independent random unit vectors (the worst case for an ANN index)");
         out.println("  --limit      hybrid results (default 20); --leg-limit: candidates per leg (default 100)");
         out.println("  --warmup     untimed passes (default 1); --passes: timed passes (default 2)");
         out.println("  --no-dense   BM25 only; --no-hnsw: skip the Lucene HNSW builds (slow at 1M)");
+        out.println("  --dense-search  auto (default: exact below " + DenseSearch.AUTO_ANN_THRESHOLD
+                + " vectors, HNSW graph above), exact or ann");
+        out.println("  --hnsw-m, --hnsw-beam, --hnsw-ef  the graph's HnswParams (defaults " + HnswParams.defaults() + ")");
         out.println("  --json       also write every figure to FILE as JSON records");
     }
 }
