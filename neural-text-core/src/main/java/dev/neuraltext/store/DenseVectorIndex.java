@@ -16,9 +16,10 @@ import java.util.function.IntPredicate;
  * dimension is fixed at construction and checked on every insert and query.
  *
  * <p>Exact: a brute-force scan with the filter evaluated inside it, so a filtered search still returns the best
- * {@code limit} matching vectors. Approximate: an {@link HnswDenseGraph} kept up to date on every write (built when
- * the index reaches the {@link DenseSearch#AUTO} threshold, appended to on each insert, rebuilt when a quarter of its
- * nodes are dead); its candidates are rescored exactly, and a very selective filter falls back to the scan.
+ * {@code limit} matching vectors. Approximate: an {@link HnswDenseGraph} (built when the index reaches the
+ * {@link DenseSearch#AUTO} threshold, rebuilt when a quarter of its nodes are dead) plus a small tail of newer vectors
+ * that are scanned exactly until a write merges them into the graph; the graph's candidates are rescored exactly, and
+ * a very selective filter falls back to the full scan.
  *
  * <p>Not thread-safe: {@link InMemoryCaseStore} guards it with its read-write lock.
  */
@@ -34,6 +35,9 @@ final class DenseVectorIndex {
     private final BitSet present = new BitSet();
     private int size;
     private HnswDenseGraph graph;
+    /** Slots whose current vector the graph does not hold yet: scanned exactly until merged into the graph. */
+    private final BitSet tail = new BitSet();
+    private int tailSize;
     private int graphBuilds;
 
     DenseVectorIndex(int dimension) {
@@ -70,16 +74,59 @@ final class DenseVectorIndex {
 
     /**
      * Builds the graph when the mode and size call for one and none exists (or the existing one has too many dead
-     * nodes), and drops it when the size falls to half the threshold.
+     * nodes), merges the tail into it once the tail is large ({@link #tailLimit()}), and drops it when the size falls
+     * to half the threshold.
      */
     void maintainGraph() {
         if (!wantsGraph()) {
             graph = null;
+            clearTail();
         } else if (graph == null || graph.deadFraction() > REBUILD_DEAD_FRACTION) {
             graph = null; // let the old graph be collected during the build
+            clearTail();
             graph = HnswDenseGraph.build(this, hnsw);
             graphBuilds++;
+        } else if (tailSize >= tailLimit()) {
+            int[] slots = new int[tailSize];
+            int n = 0;
+            for (int slot = tail.nextSetBit(0); slot >= 0; slot = tail.nextSetBit(slot + 1)) {
+                slots[n++] = slot;
+            }
+            clearTail();
+            graph = graph.withAdded(slots, hnsw);
         }
+    }
+
+    /**
+     * How many new vectors wait in the exactly scanned tail before they are merged into the graph: an eighth of the
+     * graph (a merge copies the graph), at least 64 and at most 8,192 (a scan of about 1 ms).
+     */
+    private int tailLimit() {
+        return Math.max(64, Math.min(8192, graph.size() / 8));
+    }
+
+    private void clearTail() {
+        tail.clear();
+        tailSize = 0;
+    }
+
+    private void addToTail(int slot) {
+        if (!tail.get(slot)) {
+            tail.set(slot);
+            tailSize++;
+        }
+    }
+
+    private void removeFromTail(int slot) {
+        if (tail.get(slot)) {
+            tail.clear(slot);
+            tailSize--;
+        }
+    }
+
+    /** How many vectors fit in the flat array without growing it. */
+    int capacity() {
+        return data.length / dimension;
     }
 
     /** The flat unit vectors by slot (read-only for the graph's scorers). */
@@ -106,9 +153,18 @@ final class DenseVectorIndex {
         return true;
     }
 
-    /** Replaces the graph with one read from a saved index (the vectors are loaded already). */
-    void readGraph(DataInputStream in, HnswDenseGraph.FormatCheck check) throws IOException {
-        graph = HnswDenseGraph.read(in, this, check);
+    /**
+     * Replaces the graph with one read from a saved index (the vectors are loaded already): vectors it does not hold
+     * go to the tail.
+     */
+    void readGraph(DataInputStream in, long fileSize, HnswDenseGraph.FormatCheck check) throws IOException {
+        graph = HnswDenseGraph.read(in, fileSize, this, check);
+        clearTail();
+        for (int slot = present.nextSetBit(0); slot >= 0; slot = present.nextSetBit(slot + 1)) {
+            if (!graph.contains(slot)) {
+                addToTail(slot);
+            }
+        }
     }
 
     int dimension() {
@@ -136,7 +192,8 @@ final class DenseVectorIndex {
         checkDimension(vector, "dense vector");
         putUnit(slot, normalize(vector));
         if (graph != null) {
-            graph.add(slot);
+            graph.remove(slot);
+            addToTail(slot);
         }
         maintainGraph();
     }
@@ -169,6 +226,7 @@ final class DenseVectorIndex {
             size--;
             if (graph != null) {
                 graph.remove(slot);
+                removeFromTail(slot);
             }
             maintainGraph();
         }
@@ -197,6 +255,11 @@ final class DenseVectorIndex {
         if (candidates != null) {
             for (int slot : candidates) {
                 top.offer(slot, dot(q, d, slot * dim, dim));
+            }
+            for (int slot = tail.nextSetBit(0); slot >= 0; slot = tail.nextSetBit(slot + 1)) {
+                if (accept == null || accept.test(slot)) {
+                    top.offer(slot, dot(q, d, slot * dim, dim));
+                }
             }
             return top.drain();
         }

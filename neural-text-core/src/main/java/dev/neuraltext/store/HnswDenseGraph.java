@@ -5,11 +5,16 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntPredicate;
 import org.apache.lucene.search.KnnCollector;
 import org.apache.lucene.search.ScoreDoc;
-import org.apache.lucene.util.Bits;
+import org.apache.lucene.search.TaskExecutor;
 import org.apache.lucene.util.FixedBitSet;
+import org.apache.lucene.util.hnsw.HnswConcurrentMergeBuilder;
 import org.apache.lucene.util.hnsw.HnswGraph;
 import org.apache.lucene.util.hnsw.HnswGraphBuilder;
 import org.apache.lucene.util.hnsw.HnswGraphSearcher;
@@ -23,10 +28,12 @@ import org.apache.lucene.util.hnsw.RandomVectorScorerSupplier;
  * {@code org.apache.lucene.util.hnsw} over the index's unit vectors, scored as Lucene's {@code DOT_PRODUCT}
  * ({@code (1 + cos) / 2}).
  *
- * <p>Graph nodes ("ords") are numbered in insertion order, separately from the store's slots, so the graph never has
- * holes: a vector that is replaced or removed leaves its ord behind as a dead node (still traversed, never returned;
- * it scores as a zero vector once its slot is gone) and a replacement is appended as a new ord. {@link #deadFraction()}
- * tells the owner when to rebuild.
+ * <p>A graph is complete once built: nodes ("ords") {@code 0 .. ords-1}, numbered separately from the store's slots.
+ * New vectors join by {@link #withAdded}: a new graph of the combined size, the old nodes copied in with their
+ * neighbour lists (no distance is computed again), the new ones inserted by Lucene's concurrent builder over
+ * {@link HnswParams#buildThreads()} threads. A vector that is replaced or removed leaves its ord behind as a dead node
+ * (still traversed, never returned; it scores as a zero vector) and {@link #deadFraction()} tells the owner when to
+ * rebuild.
  *
  * <p>Filters run inside the graph search as Lucene's {@code acceptOrds}; when a filter passes at most {@code k} vectors,
  * or the graph search would visit more nodes than the filter passes (Lucene's rule), {@link #search} returns null and
@@ -36,45 +43,127 @@ import org.apache.lucene.util.hnsw.RandomVectorScorerSupplier;
  * ord count, the entry node and level count, each ord's saved chunk ordinal (-1 for a dead ord), then per level the
  * nodes and their neighbour lists with Lucene's scores, so that a load fills the graph without computing a distance.
  *
- * <p>Not thread-safe for writes; concurrent searches are safe while no write runs ({@link InMemoryCaseStore}'s lock).
+ * <p>Not thread-safe for writes ({@link #remove}); concurrent searches are safe while no write runs
+ * ({@link InMemoryCaseStore}'s lock).
  */
 final class HnswDenseGraph {
 
     static final int FORMAT_VERSION = 1;
     private static final long SEED = 42;
+    private static final AtomicInteger BUILD_THREADS = new AtomicInteger();
 
     private final DenseVectorIndex vectors;
     private final int maxConnections;
     private final int beamWidth;
-    private final HnswGraphBuilder builder;
-    private final OnHeapHnswGraph graph;
-    private int[] ordToSlot = new int[1024];
+    private final int ords;
+    private final int[] ordToSlot;
+    private final FixedBitSet live;
     private int[] slotToOrd = new int[0];
-    private final FixedBitSetHolder live = new FixedBitSetHolder();
-    private int ords;
     private int dead;
+    private OnHeapHnswGraph graph;
 
-    private HnswDenseGraph(DenseVectorIndex vectors, int maxConnections, int beamWidth) {
+    private HnswDenseGraph(DenseVectorIndex vectors, int maxConnections, int beamWidth, int[] ordToSlot) {
         this.vectors = vectors;
         this.maxConnections = maxConnections;
         this.beamWidth = beamWidth;
-        try {
-            this.builder = HnswGraphBuilder.create(new Scorers(), maxConnections, beamWidth, SEED);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e); // on-heap scorers do no I/O
+        this.ords = ordToSlot.length;
+        this.ordToSlot = ordToSlot;
+        this.live = new FixedBitSet(Math.max(1, ords));
+        for (int ord = 0; ord < ords; ord++) {
+            int slot = ordToSlot[ord];
+            if (slot >= 0) {
+                live.set(ord);
+                mapSlot(slot, ord);
+            } else {
+                dead++;
+            }
         }
-        this.graph = builder.getGraph();
     }
 
-    /** A graph over every vector {@code vectors} holds now, inserted in slot order. */
+    /** A graph over every vector {@code vectors} holds now. */
     static HnswDenseGraph build(DenseVectorIndex vectors, HnswParams params) {
-        HnswDenseGraph g = new HnswDenseGraph(vectors, params.maxConnections(), params.beamWidth());
+        int[] slots = new int[vectors.size()];
+        int n = 0;
         for (int slot = vectors.nextSlot(0); slot >= 0; slot = vectors.nextSlot(slot + 1)) {
-            g.add(slot);
+            slots[n++] = slot;
         }
+        HnswDenseGraph g = new HnswDenseGraph(vectors, params.maxConnections(), params.beamWidth(), slots);
+        g.graph = g.insert(null, params.buildThreads());
         return g;
     }
 
+    /**
+     * A new graph holding this one's nodes (dead ones included, with their neighbour lists as they are) followed by
+     * the current vectors of {@code slots}; this graph must not be used afterwards.
+     */
+    HnswDenseGraph withAdded(int[] slots, HnswParams params) {
+        int[] map = Arrays.copyOf(ordToSlot, ords + slots.length);
+        System.arraycopy(slots, 0, map, ords, slots.length);
+        HnswDenseGraph g = new HnswDenseGraph(vectors, maxConnections, beamWidth, map);
+        g.graph = g.insert(this, params.buildThreads());
+        return g;
+    }
+
+    /** Builds this graph's {@link OnHeapHnswGraph}: {@code previous}'s nodes copied, the others inserted. */
+    private OnHeapHnswGraph insert(HnswDenseGraph previous, int threads) {
+        try {
+            Scorers scorers = new Scorers();
+            OnHeapHnswGraph target = HnswGraphBuilder.create(scorers, maxConnections, beamWidth, SEED,
+                    Math.max(1, ords)).getGraph();
+            FixedBitSet initialized = new FixedBitSet(Math.max(1, ords));
+            if (previous != null && previous.ords > 0) {
+                copyInto(previous.graph, previous.ords, target);
+                initialized.set(0, previous.ords);
+            }
+            if (ords == 0 || (previous != null && previous.ords == ords)) {
+                return target;
+            }
+            int workers = Math.max(1, Math.min(threads, (ords - (previous == null ? 0 : previous.ords)) / 256 + 1));
+            ExecutorService pool = Executors.newFixedThreadPool(workers, namedDaemonThreads());
+            try {
+                return new HnswConcurrentMergeBuilder(new TaskExecutor(pool), workers, scorers, maxConnections,
+                        beamWidth, target, initialized).build(ords);
+            } finally {
+                pool.shutdown();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // on-heap scorers do no I/O
+        }
+    }
+
+    private static ThreadFactory namedDaemonThreads() {
+        return r -> {
+            Thread t = new Thread(r, "neural-text-hnsw-build-" + BUILD_THREADS.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /** Copies every node of a complete graph {@code source} with {@code n} nodes into {@code target}, same ords. */
+    private static void copyInto(OnHeapHnswGraph source, int n, OnHeapHnswGraph target) throws IOException {
+        int levels = source.numLevels();
+        int[] topLevel = new int[n];
+        for (int level = 1; level < levels; level++) {
+            HnswGraph.NodesIterator nodes = source.getNodesOnLevel(level);
+            while (nodes.hasNext()) {
+                topLevel[nodes.nextInt()] = level;
+            }
+        }
+        for (int node = 0; node < n; node++) {
+            for (int level = topLevel[node]; level >= 0; level--) {
+                target.addNode(level, node);
+                NeighborArray from = source.getNeighbors(level, node);
+                NeighborArray to = target.getNeighbors(level, node);
+                int[] ids = from.nodes();
+                for (int i = 0; i < from.size(); i++) {
+                    to.addOutOfOrder(ids[i], from.getScores(i));
+                }
+            }
+        }
+        target.trySetNewEntryNode(source.entryNode(), levels - 1);
+    }
+
+    /** Live nodes. */
     int size() {
         return ords - dead;
     }
@@ -84,27 +173,14 @@ final class HnswDenseGraph {
         return ords == 0 ? 0 : (double) dead / ords;
     }
 
-    /** Inserts the current vector of {@code slot}, retiring the node of its previous vector if it had one. */
-    void add(int slot) {
-        remove(slot);
-        int ord = ords;
-        if (ord == ordToSlot.length) {
-            ordToSlot = Arrays.copyOf(ordToSlot, ord * 2);
-        }
-        ordToSlot[ord] = slot;
-        mapSlot(slot, ord);
-        ords++;
-        live.set(ord);
-        try {
-            builder.addGraphNode(ord);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    /** Whether the graph holds the current vector of {@code slot}. */
+    boolean contains(int slot) {
+        return slot < slotToOrd.length && slotToOrd[slot] >= 0;
     }
 
     /** Retires the node of {@code slot}'s vector, if any: it stays in the graph for navigation, never as a result. */
     void remove(int slot) {
-        if (slot < slotToOrd.length && slotToOrd[slot] >= 0) {
+        if (contains(slot)) {
             int ord = slotToOrd[slot];
             slotToOrd[slot] = -1;
             ordToSlot[ord] = -1;
@@ -123,22 +199,22 @@ final class HnswDenseGraph {
     }
 
     /**
-     * Up to {@code k} candidate slots for unit query {@code q} among those {@code accept} admits (null: all), best
-     * first by the graph's float score; null when the caller should scan exactly instead (a very selective filter).
+     * Up to {@code max(k, efSearch)} candidate slots for unit query {@code q} among those {@code accept} admits (null:
+     * all), best first by the graph's float score; null when the caller should scan exactly instead (a filter that
+     * passes no more vectors than the search keeps, or fewer than it would visit).
      */
     int[] search(float[] q, int k, IntPredicate accept, int efSearch) {
         if (size() == 0) {
             return new int[0];
         }
         int topK = Math.max(k, efSearch);
-        Bits acceptOrds = live.bits(ords);
+        FixedBitSet acceptOrds = live;
         int visitLimit = Integer.MAX_VALUE;
         if (accept != null) {
             FixedBitSet passing = new FixedBitSet(ords);
             int count = 0;
             for (int ord = 0; ord < ords; ord++) {
-                int slot = ordToSlot[ord];
-                if (slot >= 0 && accept.test(slot)) {
+                if (live.get(ord) && accept.test(ordToSlot[ord])) {
                     passing.set(ord);
                     count++;
                 }
@@ -169,14 +245,15 @@ final class HnswDenseGraph {
     // ------------------------------------------------------------------ persistence
 
     /** Writes the graph; {@code ordinalOfSlot} maps a live slot to its chunk ordinal in the saved index. */
-    void write(DataOutputStream out, int[] ordinalOfSlot) throws IOException {
+    synchronized void write(DataOutputStream out, int[] ordinalOfSlot) throws IOException {
+        // synchronized: saves run under the store's read lock, and Lucene caches the level lists on first use
         out.writeInt(FORMAT_VERSION);
         out.writeInt(maxConnections);
         out.writeInt(beamWidth);
         out.writeInt(vectors.dimension());
         out.writeInt(ords);
-        int levels = graph.numLevels();
-        out.writeInt(graph.entryNode());
+        int levels = ords == 0 ? 0 : graph.numLevels();
+        out.writeInt(ords == 0 ? -1 : graph.entryNode());
         out.writeInt(levels);
         for (int ord = 0; ord < ords; ord++) {
             int slot = ordToSlot[ord];
@@ -203,11 +280,13 @@ final class HnswDenseGraph {
     }
 
     /**
-     * Reads a graph written by {@link #write} over {@code vectors} (already loaded, slot = saved chunk ordinal).
+     * Reads a graph written by {@link #write} over {@code vectors} (already loaded, slot = saved chunk ordinal). Slots
+     * with a vector that the graph does not hold are the caller's to add.
      *
      * @throws IOException (a format error) when the data is inconsistent with itself or with {@code vectors}
      */
-    static HnswDenseGraph read(DataInputStream in, DenseVectorIndex vectors, FormatCheck check) throws IOException {
+    static HnswDenseGraph read(DataInputStream in, long fileSize, DenseVectorIndex vectors, FormatCheck check)
+            throws IOException {
         int version = in.readInt();
         check.require(version == FORMAT_VERSION, "dense graph format version " + version + ", this library reads "
                 + FORMAT_VERSION);
@@ -219,30 +298,23 @@ final class HnswDenseGraph {
         check.require(dimension == vectors.dimension(), "dense graph dimension " + dimension
                 + " differs from the vectors' " + vectors.dimension());
         int ords = in.readInt();
-        check.require(ords >= 0, "dense graph node count " + ords);
+        check.require(ords >= 0 && ords * 8L <= fileSize, "dense graph node count " + ords);
         int entry = in.readInt();
         int levels = in.readInt();
-        check.require(ords == 0 ? levels >= 0 : entry >= 0 && entry < ords && levels >= 1 && levels <= 64,
+        check.require(ords == 0 ? levels == 0 : entry >= 0 && entry < ords && levels >= 1 && levels <= 64,
                 "dense graph entry node " + entry + " of " + ords + " with " + levels + " levels");
-        HnswDenseGraph g = new HnswDenseGraph(vectors, m, beam);
-        g.ordToSlot = new int[Math.max(16, ords)];
-        int dead = 0;
+        int[] ordToSlot = new int[ords];
+        boolean[] seen = new boolean[vectors.capacity()];
         for (int ord = 0; ord < ords; ord++) {
             int slot = in.readInt();
-            check.require(slot == -1 || vectors.has(slot), "dense graph node " + ord + " names chunk " + slot
-                    + ", which has no dense vector");
-            g.ordToSlot[ord] = slot;
+            check.require(slot == -1 || (slot >= 0 && slot < seen.length && vectors.has(slot) && !seen[slot]),
+                    "dense graph node " + ord + " names chunk " + slot + ", which has no dense vector or another node");
             if (slot >= 0) {
-                check.require(slot >= g.slotToOrd.length || g.slotToOrd[slot] < 0, "dense graph names chunk " + slot
-                        + " twice");
-                g.mapSlot(slot, ord);
-                g.live.set(ord);
-            } else {
-                dead++;
+                seen[slot] = true;
             }
+            ordToSlot[ord] = slot;
         }
-        check.require(ords - dead == vectors.size(), "dense graph holds " + (ords - dead) + " live vectors, the index "
-                + vectors.size());
+        HnswDenseGraph g = new HnswDenseGraph(vectors, m, beam, ordToSlot);
         // Lucene adds a node from its top level down: read every level first, then add, then fill the neighbours
         int[][][] neighbours = new int[levels][][];
         float[][][] scores = new float[levels][][];
@@ -276,22 +348,22 @@ final class HnswDenseGraph {
         }
         check.require(ords == 0 || neighbours[levels - 1][entry] != null, "dense graph entry node " + entry
                 + " is not on the top level");
+        OnHeapHnswGraph target = HnswGraphBuilder.create(g.new Scorers(), m, beam, SEED, Math.max(1, ords)).getGraph();
         for (int node = 0; node < ords; node++) {
             for (int level = topLevel[node]; level >= 0; level--) {
-                g.graph.addNode(level, node);
-                NeighborArray target = g.graph.getNeighbors(level, node);
+                target.addNode(level, node);
+                NeighborArray to = target.getNeighbors(level, node);
                 int[] ids = neighbours[level][node];
                 float[] s = scores[level][node];
                 for (int j = 0; j < ids.length; j++) {
-                    target.addOutOfOrder(ids[j], s[j]);
+                    to.addOutOfOrder(ids[j], s[j]);
                 }
             }
         }
         if (ords > 0) {
-            g.graph.trySetNewEntryNode(entry, levels - 1);
+            target.trySetNewEntryNode(entry, levels - 1);
         }
-        g.ords = ords;
-        g.dead = dead;
+        g.graph = target;
         return g;
     }
 
@@ -311,7 +383,7 @@ final class HnswDenseGraph {
         return (float) ((1 + DenseVectorIndex.dot(q, vectors.data(), slot * vectors.dimension(), q.length)) / 2);
     }
 
-    /** Scores of graph nodes against one node, for Lucene's builder. */
+    /** Scores of graph nodes against one node, for Lucene's builders. */
     private final class Scorers implements RandomVectorScorerSupplier {
         @Override
         public RandomVectorScorer scorer(int ord) {
@@ -341,35 +413,6 @@ final class HnswDenseGraph {
         @Override
         public int maxOrd() {
             return ords;
-        }
-    }
-
-    /** The live ords as a growable Lucene bit set. */
-    private static final class FixedBitSetHolder {
-        private FixedBitSet bits = new FixedBitSet(1024);
-
-        void set(int ord) {
-            bits = FixedBitSet.ensureCapacity(bits, ord);
-            bits.set(ord);
-        }
-
-        void clear(int ord) {
-            bits.clear(ord);
-        }
-
-        Bits bits(int length) {
-            FixedBitSet b = bits;
-            return new Bits() {
-                @Override
-                public boolean get(int index) {
-                    return b.get(index);
-                }
-
-                @Override
-                public int length() {
-                    return length;
-                }
-            };
         }
     }
 }

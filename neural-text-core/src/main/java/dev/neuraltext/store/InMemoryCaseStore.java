@@ -49,9 +49,11 @@ import java.util.function.Predicate;
  * first dense vector upserted, dense search {@link DenseSearch#AUTO} with {@link HnswParams#defaults()}.
  *
  * <p>Dense leg: an exact cosine scan below {@link DenseSearch#AUTO_ANN_THRESHOLD} vectors, an HNSW graph (Lucene's
- * {@code org.apache.lucene.util.hnsw}) from there on, kept up to date by every write (the write that crosses the
- * threshold builds it; later ones insert into it; a replaced or deleted vector leaves a dead node, and the graph is
- * rebuilt once a quarter of its nodes are dead) and saved with the index, so a load does not rebuild it. The graph's
+ * {@code org.apache.lucene.util.hnsw}) from there on, kept up to date by the writes: the write that crosses the
+ * threshold builds it (over {@link HnswParams#buildThreads()} threads); newer vectors wait in a small tail that is
+ * scanned exactly, until a write merges them into the graph (at an eighth of the graph or 8,192 vectors); a replaced
+ * or deleted vector leaves a dead node, and the graph is rebuilt once a quarter of its nodes are dead. Such writes take
+ * seconds at 100,000 vectors. The graph is saved with the index, so a load does not rebuild it. The graph's
  * candidates are rescored exactly; a filter runs inside the graph search, and a filter that passes few chunks (no more
  * than the search would visit) falls back to the exact scan. {@link Builder#denseSearch} forces either.
  *
@@ -768,9 +770,9 @@ public final class InMemoryCaseStore implements CaseStore {
     }
 
     /** Called by the loader after the vectors when the index has a saved dense graph. */
-    void loadDenseGraph(DataInputStream in, HnswDenseGraph.FormatCheck check) throws IOException {
+    void loadDenseGraph(DataInputStream in, long fileSize, HnswDenseGraph.FormatCheck check) throws IOException {
         check.require(dense != null, "a dense graph but no dense vectors");
-        dense.readGraph(in, check); // finishDenseLoad drops it again when this store is configured exact
+        dense.readGraph(in, fileSize, check); // finishDenseLoad drops it again when this store is configured exact
     }
 
     /** Called by the loader after the vectors (and graph, if any): builds a graph the index lacks but should have. */

@@ -33,7 +33,7 @@ class DenseGraphSearchTest {
     private static final int DIM = 32;
     private static final int CLUSTERS = 150;
     private static final int PER_CLUSTER = 12;
-    private static final HnswParams SMALL = new HnswParams(8, 40, 40);
+    private static final HnswParams SMALL = new HnswParams(16, 100, 100, 2);
 
     @TempDir
     Path tmp;
@@ -252,12 +252,15 @@ class DenseGraphSearchTest {
 
     @Test
     void parametersAreValidatedWithTheValueInTheMessage() {
-        assertThatThrownBy(() -> new HnswParams(1, 100, 100)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new HnswParams(1, 100, 100, 1)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("maxConnections must be in [2, 512], got 1");
-        assertThatThrownBy(() -> new HnswParams(16, 0, 100)).hasMessage("beamWidth must be in [1, 3200], got 0");
-        assertThatThrownBy(() -> new HnswParams(16, 100, 20_000)).hasMessage("efSearch must be in [1, 10000], got 20000");
+        assertThatThrownBy(() -> new HnswParams(16, 0, 100, 1)).hasMessage("beamWidth must be in [1, 3200], got 0");
+        assertThatThrownBy(() -> new HnswParams(16, 100, 20_000, 1))
+                .hasMessage("efSearch must be in [1, 10000], got 20000");
+        assertThatThrownBy(() -> new HnswParams(16, 100, 100, 0)).hasMessage("buildThreads must be in [1, 256], got 0");
         assertThatThrownBy(() -> InMemoryCaseStore.builder().denseSearch(null)).isInstanceOf(NullPointerException.class)
                 .hasMessage("mode");
-        assertThat(HnswParams.defaults()).isEqualTo(new HnswParams(16, 100, 100));
+        assertThat(HnswParams.defaults()).isEqualTo(new HnswParams(16, 100, 100,
+                Runtime.getRuntime().availableProcessors()));
     }
 }

@@ -34,6 +34,9 @@ import java.util.stream.Stream;
  *                                  search latency p50/p95 per leg and fused on a BEIR dataset; the embedder is a
  *                                  static factory "class#method" (e.g. dev.neuraltext.onnx.OnnxEmbedder#allMiniLmL6V2),
  *                                  or "random" for random 384-dim vectors (latency only)
+ * scan [n] [dim] [rounds]          one exact dense scan of n vectors, one thread: the store's float dot product
+ *                                  (8 accumulators) next to 4 accumulators, a plain loop and an int8 byte[] loop
+ *                                  (8 int accumulators), interleaved round by round; median ms per scan
  * </pre>
  */
 public final class StoreBenchmarks {
@@ -49,9 +52,120 @@ public final class StoreBenchmarks {
         } else if (what.equals("latency")) {
             latency(Path.of(args.length > 1 ? args[1] : "/work/shared/bench/datasets/commons-lang"),
                     args.length > 2 ? args[2] : "random", args.length > 3 ? Path.of(args[3]) : null);
+        } else if (what.equals("scan")) {
+            scan(args.length > 1 ? Integer.parseInt(args[1]) : 100_000, args.length > 2 ? Integer.parseInt(args[2]) : 384,
+                    args.length > 3 ? Integer.parseInt(args[3]) : 15);
         } else {
             throw new IllegalArgumentException("unknown benchmark " + what);
         }
+    }
+
+    // ------------------------------------------------------------------ scan
+
+    static void scan(int n, int dim, int rounds) {
+        Random random = new Random(3);
+        float[] data = new float[n * dim];
+        byte[] bytes = new byte[n * dim];
+        for (int i = 0; i < data.length; i++) {
+            data[i] = (float) random.nextGaussian() / (float) Math.sqrt(dim);
+            bytes[i] = (byte) Math.max(-127, Math.min(127, Math.round(data[i] * 127 * 4)));
+        }
+        float[] q = new float[dim];
+        byte[] qb = new byte[dim];
+        for (int i = 0; i < dim; i++) {
+            q[i] = data[i];
+            qb[i] = bytes[i];
+        }
+        String[] names = {"float, 8 accumulators (the store's)", "float, 4 accumulators", "float, plain loop",
+            "int8, 8 int accumulators"};
+        long[][] times = new long[names.length][rounds];
+        double sink = 0;
+        for (int r = -3; r < rounds; r++) { // three warm-up rounds
+            for (int v = 0; v < names.length; v++) {
+                long t0 = System.nanoTime();
+                double best = Double.NEGATIVE_INFINITY;
+                for (int o = 0; o < n; o++) {
+                    double d = switch (v) {
+                        case 0 -> DenseVectorIndex.dot(q, data, o * dim, dim);
+                        case 1 -> dot4(q, data, o * dim, dim);
+                        case 2 -> dotPlain(q, data, o * dim, dim);
+                        default -> dotInt8(qb, bytes, o * dim, dim);
+                    };
+                    best = Math.max(best, d);
+                }
+                sink += best;
+                if (r >= 0) {
+                    times[v][r] = System.nanoTime() - t0;
+                }
+            }
+        }
+        System.out.printf(Locale.ROOT, "exact scan of %,d x %d, one thread, median of %d rounds (sink %.3f)%n", n, dim,
+                rounds, sink);
+        for (int v = 0; v < names.length; v++) {
+            long[] t = times[v].clone();
+            Arrays.sort(t);
+            System.out.printf(Locale.ROOT, "  %-38s %8.2f ms  (%.2fx the store's)%n", names[v], t[rounds / 2] / 1e6,
+                    (double) t[rounds / 2] / sortedMedian(times[0]));
+        }
+    }
+
+    private static double sortedMedian(long[] times) {
+        long[] t = times.clone();
+        Arrays.sort(t);
+        return t[t.length / 2];
+    }
+
+    private static double dot4(float[] q, float[] d, int offset, int dim) {
+        float s0 = 0;
+        float s1 = 0;
+        float s2 = 0;
+        float s3 = 0;
+        int i = 0;
+        for (; i + 3 < dim; i += 4) {
+            s0 += q[i] * d[offset + i];
+            s1 += q[i + 1] * d[offset + i + 1];
+            s2 += q[i + 2] * d[offset + i + 2];
+            s3 += q[i + 3] * d[offset + i + 3];
+        }
+        for (; i < dim; i++) {
+            s0 += q[i] * d[offset + i];
+        }
+        return (double) s0 + s1 + s2 + s3;
+    }
+
+    private static double dotPlain(float[] q, float[] d, int offset, int dim) {
+        float s = 0;
+        for (int i = 0; i < dim; i++) {
+            s += q[i] * d[offset + i];
+        }
+        return s;
+    }
+
+    private static double dotInt8(byte[] q, byte[] d, int offset, int dim) {
+        int s0 = 0;
+        int s1 = 0;
+        int s2 = 0;
+        int s3 = 0;
+        int s4 = 0;
+        int s5 = 0;
+        int s6 = 0;
+        int s7 = 0;
+        int i = 0;
+        for (; i + 7 < dim; i += 8) {
+            int o = offset + i;
+            s0 += q[i] * d[o];
+            s1 += q[i + 1] * d[o + 1];
+            s2 += q[i + 2] * d[o + 2];
+            s3 += q[i + 3] * d[o + 3];
+            s4 += q[i + 4] * d[o + 4];
+            s5 += q[i + 5] * d[o + 5];
+            s6 += q[i + 6] * d[o + 6];
+            s7 += q[i + 7] * d[o + 7];
+        }
+        for (; i < dim; i++) {
+            s0 += q[i] * d[offset + i];
+        }
+        return s0 + s1 + s2 + s3 + s4 + s5 + s6 + s7;
     }
 
     // ------------------------------------------------------------------ persistence

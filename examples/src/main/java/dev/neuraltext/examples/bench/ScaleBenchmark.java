@@ -61,8 +61,11 @@ import org.apache.lucene.util.VectorUtil;
 
 /**
  * {@code neural-text bench scale}: neural-text's embedded store next to Lucene 9.12 on a synthetic corpus of any size
- * ({@link SyntheticCorpus}: a BEIR corpus replicated with identifiers renamed per copy, random unit vectors), in one
- * JVM, on one thread, over the same queries, engines interleaved pass by pass.
+ * ({@link SyntheticCorpus}: a BEIR corpus replicated with identifiers renamed per copy; {@code --vectors clustered}, the
+ * default, puts a copy's vector near its base document's and a query's near its relevant document's, {@code random}
+ * gives independent random unit vectors), in one JVM, on one thread, over the same queries, engines interleaved pass
+ * by pass. Our dense leg searches as {@code --dense-search} says (default auto: the HNSW graph from
+ * {@link DenseSearch#AUTO_ANN_THRESHOLD} vectors on), with {@code --hnsw-*} as its {@link HnswParams}.
  *
  * <p>Engines and legs: neural-text's {@link InMemoryCaseStore} (BM25 leg, dense leg, BM25 + dense fused with the
  * default fusion), Lucene BM25 with the eval's code analyzer ({@link LucenePeer#codeAnalyzer(boolean)}), Lucene HNSW
@@ -169,6 +172,7 @@ public final class ScaleBenchmark {
         int m = defaults.maxConnections();
         int beamWidth = defaults.beamWidth();
         int efSearch = defaults.efSearch();
+        int buildThreads = defaults.buildThreads();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -189,6 +193,7 @@ public final class ScaleBenchmark {
                 case "--hnsw-m" -> m = BenchOptions.positive(args[++i], a);
                 case "--hnsw-beam" -> beamWidth = BenchOptions.positive(args[++i], a);
                 case "--hnsw-ef" -> efSearch = BenchOptions.positive(args[++i], a);
+                case "--hnsw-threads" -> buildThreads = BenchOptions.positive(args[++i], a);
                 case "--help", "-h" -> {
                     return null;
                 }
@@ -202,7 +207,7 @@ public final class ScaleBenchmark {
             dataset = BenchOptions.defaultDataset();
         }
         return new Options(dataset, docs, queries, dimension, limit, legLimit, warmup, passes, dense, dense && hnsw,
-                json, seed, vectors, denseSearch, new HnswParams(m, beamWidth, efSearch));
+                json, seed, vectors, denseSearch, new HnswParams(m, beamWidth, efSearch, buildThreads));
     }
 
     private static DenseSearch denseSearchOption(String value) {
@@ -788,7 +793,8 @@ public final class ScaleBenchmark {
         out.println("  --no-dense   BM25 only; --no-hnsw: skip the Lucene HNSW builds (slow at 1M)");
         out.println("  --dense-search  auto (default: exact below " + DenseSearch.AUTO_ANN_THRESHOLD
                 + " vectors, HNSW graph above), exact or ann");
-        out.println("  --hnsw-m, --hnsw-beam, --hnsw-ef  the graph's HnswParams (defaults " + HnswParams.defaults() + ")");
+        out.println("  --hnsw-m, --hnsw-beam, --hnsw-ef, --hnsw-threads  the graph's HnswParams (defaults "
+                + HnswParams.defaults() + ")");
         out.println("  --json       also write every figure to FILE as JSON records");
     }
 }

@@ -54,6 +54,33 @@ class ScaleBenchmarkTest {
     }
 
     @Test
+    void clusteredVectorsPutCopiesNearTheirBaseAndQueriesNearTheirRelevantDocument() {
+        List<EvalDocument> base = List.of(new EvalDocument("A", "a", "a", Map.of()),
+                new EvalDocument("B", "b", "b", Map.of()));
+        List<EvalQuery> queries = List.of(new EvalQuery("q0", "b", Map.of()), new EvalQuery("q1", "x", Map.of()));
+        SyntheticCorpus corpus = new SyntheticCorpus(base, queries, new int[] {1, -1}, 400, 384, 3,
+                SyntheticCorpus.Vectors.CLUSTERED);
+        double copies = 0;
+        double strangers = 0;
+        for (int copy = 1; copy < 200; copy++) {
+            copies += dot(corpus.documentVector(2 * copy + 1), corpus.documentVector(1));
+            strangers += Math.abs(dot(corpus.documentVector(2 * copy + 1), corpus.documentVector(0)));
+        }
+        assertThat(copies / 199).isCloseTo(SyntheticCorpus.COPY_COSINE, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(strangers / 199).isLessThan(0.1);
+        assertThat(dot(corpus.queryVector(0), corpus.documentVector(1)))
+                .isCloseTo((float) SyntheticCorpus.QUERY_COSINE, org.assertj.core.data.Offset.offset(0.03f));
+        // a query without a relevant document gets a random vector: near nothing
+        assertThat(Math.abs(dot(corpus.queryVector(1), corpus.documentVector(1)))).isLessThan(0.2f);
+        assertThat(corpus.documentVector(5)).isEqualTo(corpus.documentVector(5));
+        assertThatThrownBy(() -> new SyntheticCorpus(base, queries, new int[] {2, -1}, 4, 8, 1,
+                SyntheticCorpus.Vectors.CLUSTERED)).hasMessageContaining("2");
+        assertThatThrownBy(() -> ScaleBenchmark.parse("--vectors", "gaussian")).hasMessage(
+                "--vectors must be clustered or random, got 'gaussian'");
+        assertThatThrownBy(() -> ScaleBenchmark.parse("--dense-search", "fast")).hasMessageContaining("'fast'");
+    }
+
+    @Test
     void theExactScanReturnsTheBestDotProductsBestFirst() {
         Random random = new Random(5);
         float[][] vectors = new float[300][16];
