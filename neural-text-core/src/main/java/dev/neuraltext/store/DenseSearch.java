@@ -9,7 +9,7 @@ public enum DenseSearch {
      * Exact below {@link #AUTO_ANN_THRESHOLD} dense vectors, the graph from there on. The exact scan costs about
      * 0.125 µs per 384-d vector on one core (12.5 ms per 100,000 on a quiet machine, JDK 17 without the Vector API), so
      * at the threshold it takes about 2.5 ms: a quarter of the 10 ms hybrid budget, with perfect recall, and no graph
-     * to build (seconds of CPU) or keep (about 350 bytes of heap per vector). Above it the scan alone outgrows the
+     * to build (seconds of CPU) or keep (a few hundred bytes of heap per vector). Above it the scan alone outgrows the
      * budget (12.5 ms at 100,000) while the graph's search grows with the logarithm of the size.
      */
     AUTO,
