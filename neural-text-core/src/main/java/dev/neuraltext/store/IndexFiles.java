@@ -486,7 +486,7 @@ final class IndexFiles {
         for (FileInfo f : manifest.files()) {
             if (f.name().equals(DENSE_GRAPH)) {
                 readFile(gen.resolve(DENSE_GRAPH), KIND_DENSE_GRAPH, f.crc(),
-                        (in, fileSize) -> store.loadDenseGraph(in, fileSize, IndexFiles::check));
+                        (BodyReader) (in, fileSize) -> store.loadDenseGraph(in, fileSize, IndexFiles::check));
             }
         }
         store.finishDenseLoad();
