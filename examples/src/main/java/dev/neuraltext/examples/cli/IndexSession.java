@@ -225,19 +225,13 @@ final class IndexSession implements AutoCloseable {
         }
     }
 
-    /** {@link DenseModel#loadOrNull} on a daemon thread of its own. */
+    /** {@link DenseModel#loadOrNull} on a daemon thread of its own; what it throws is rethrown by {@link #await}. */
     private static CompletableFuture<Embedder> loadInBackground(PrintStream err, String preset) {
-        CompletableFuture<Embedder> model = new CompletableFuture<>();
-        Thread t = new Thread(() -> {
-            try {
-                model.complete(DenseModel.loadOrNull(err, preset));
-            } catch (Throwable e) {
-                model.completeExceptionally(e); // rethrown by await, on the indexing thread
-            }
-        }, "neural-text-model-load");
-        t.setDaemon(true);
-        t.start();
-        return model;
+        return CompletableFuture.supplyAsync(() -> DenseModel.loadOrNull(err, preset), task -> {
+            Thread t = new Thread(task, "neural-text-model-load");
+            t.setDaemon(true);
+            t.start();
+        });
     }
 
     /** The loaded model (null: BM25 only), rethrowing what its loading threw. */
