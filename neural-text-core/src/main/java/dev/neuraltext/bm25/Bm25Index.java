@@ -58,7 +58,9 @@ import java.util.function.UnaryOperator;
  * document ids (the caller's store keeps the payloads, as {@link dev.neuraltext.store.InMemoryCaseStore} does) and
  * tests it on every candidate that could enter the top k, before the cut, never on an already cut list: a filter that
  * excludes the best documents still returns {@code limit} results when that many matching documents contain a query
- * term. Ties are broken by id (ascending), so results are deterministic.
+ * term. Equal scores are ordered by when the documents were indexed (the first added, and not replaced since, first),
+ * as Lucene orders them by doc id: deterministic for a given sequence of writes, kept by save and load, and one
+ * comparison per tie however many documents share a score.
  *
  * <p><b>Layout.</b> This class holds the configuration, the query and document analysis and the lock;
  * the postings and statistics live in {@code InvertedIndex}, the top-k search in {@code Bm25Search}, the formula in
@@ -236,7 +238,8 @@ public final class Bm25Index {
 
     /**
      * The top {@code limit} documents for {@code query} among those whose id {@code accept} admits, best first (score
-     * descending, then id ascending). Only documents containing at least one query term are returned.
+     * descending, then indexing order: see the class documentation). Only documents containing at least one query term
+     * are returned.
      *
      * @param accept tested inside the search on candidates that could enter the top {@code limit}; {@code null}
      *               admits every document. Called under the index's read lock: it must not write to this index.
@@ -252,6 +255,16 @@ public final class Bm25Index {
         lock.readLock().lock();
         try {
             return Bm25Search.search(index, scorer, queryTerms, limit, accept);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** The position of {@code id} in indexing order (its doc ordinal), or -1 when it is not indexed; for tests. */
+    int ordinal(String id) {
+        lock.readLock().lock();
+        try {
+            return index.doc(id);
         } finally {
             lock.readLock().unlock();
         }

@@ -24,9 +24,10 @@ import java.util.function.Predicate;
  * <p>The results are identical to exhaustive scoring: the same documents, in the same order, with the same scores to
  * the last bit, because each returned score is summed in query-term order exactly as {@link Bm25Explanation} sums it.
  * The filter is tested on a candidate only once its score could enter the top k, and before the cut, so a filter that
- * excludes the best documents still fills the limit. Ties are broken by id (ascending). The top k is kept in
- * primitive arrays, no object is made per candidate, and nothing allocated grows with the index: the cost is in the
- * postings read.
+ * excludes the best documents still fills the limit. Ties are broken by doc ordinal (ascending: the document indexed
+ * first wins, as Lucene breaks ties by doc id), so a document that only ties the k-th score is rejected with one
+ * comparison. The top k is kept in primitive arrays, no object is made per candidate, and nothing allocated grows with
+ * the index: the cost is in the postings read.
  *
  * <p>Stateless; the caller holds the index's read lock.
  */
@@ -140,8 +141,8 @@ final class Bm25Search {
                 boolean any = false;
                 for (int k = essential; k < m; k++) {
                     int j = order[k];
-                    any |= accumulate(postings[j], j, innerStart, innerEnd, cursor, fields, scorer, weight,
-                            termScore[j], partialSum, matched);
+                    any |= accumulate(postings[j], bounds[j], j, innerStart, innerEnd, cursor, fields, scorer,
+                            weight, termScore[j], partialSum, matched);
                 }
                 if (!any) {
                     continue;
@@ -163,13 +164,14 @@ final class Bm25Search {
                             }
                             int j = order[k];
                             Postings p = postings[j];
-                            cursor[j] = advance(p, cursor[j], doc);
+                            cursor[j] = advance(p, bounds[j], cursor[j], doc);
                             if (cursor[j] < p.size && p.docs[cursor[j]] == doc) {
                                 partial += score(p, j, doc, cursor, fields, scorer, weight, contribution, scoredDoc);
                             }
                         }
-                        String id = possible ? index.id(doc) : null; // null also for a deleted document
-                        if (id != null) {
+                        // partial now sums every term the document has, in another order than the exact sum: with
+                        // the slack it can tell a document that cannot reach the k-th score without that sum
+                        if (possible && partial * SLACK >= threshold) {
                             double score = 0; // in query order, as the explanation and exhaustive scoring sum it
                             for (int j = 0; j < m; j++) {
                                 if (essentialTerm[j]) {
@@ -178,9 +180,12 @@ final class Bm25Search {
                                     score += contribution[j];
                                 }
                             }
-                            // the filter is asked only about documents that could enter the top k
-                            if (top.competitive(score, id) && (accept == null || accept.test(id))) {
-                                top.add(score, id);
+                            // the filter is asked only about documents that could enter the top k; a null id is a
+                            // deleted document (looked up last: the id table is the one array here as long as the index)
+                            String id;
+                            if (top.competitive(score, doc) && (id = index.id(doc)) != null
+                                    && (accept == null || accept.test(id))) {
+                                top.add(score, doc);
                                 if (top.full()) {
                                     threshold = top.worstScore();
                                 }
@@ -206,7 +211,7 @@ final class Bm25Search {
             }
             windowStart = nextWindow;
         }
-        return top.bestFirst();
+        return top.bestFirst(index);
     }
 
     /**
@@ -245,20 +250,21 @@ final class Bm25Search {
     }
 
     /**
-     * The best hits so far, in primitive arrays: a min-heap of at most {@code limit} (score, id) pairs, worst (lowest
-     * score, then greatest id) at the root.
+     * The best hits so far, in primitive arrays: a min-heap of at most {@code limit} (score, doc ordinal) pairs, worst
+     * (lowest score, then greatest ordinal) at the root. Documents arrive in ordinal order, so a document that only
+     * ties the worst score never enters: ties cost one comparison, however many documents share a score.
      */
     private static final class TopHits {
         private final int limit;
         private double[] score;
-        private String[] id;
+        private int[] doc;
         private int size;
 
         TopHits(int limit) {
             this.limit = limit;
             int capacity = Math.min(limit, 128); // grows to the limit only when that many documents match
             this.score = new double[capacity];
-            this.id = new String[capacity];
+            this.doc = new int[capacity];
         }
 
         boolean full() {
@@ -269,29 +275,29 @@ final class Bm25Search {
             return score[0];
         }
 
-        /** Whether a hit with this score and id would enter. */
-        boolean competitive(double s, String i) {
-            return size < limit || s > score[0] || (s == score[0] && i.compareTo(id[0]) < 0);
+        /** Whether a hit with this score and ordinal would enter. */
+        boolean competitive(double s, int d) {
+            return size < limit || s > score[0] || (s == score[0] && d < doc[0]);
         }
 
         /** Adds a competitive hit, dropping the worst when full. */
-        void add(double s, String i) {
+        void add(double s, int d) {
             if (size < limit) {
                 ensureCapacity();
                 int k = size++;
                 while (k > 0) { // sift up
                     int parent = (k - 1) >>> 1;
-                    if (!worse(s, i, score[parent], id[parent])) {
+                    if (!worse(s, d, score[parent], doc[parent])) {
                         break;
                     }
                     score[k] = score[parent];
-                    id[k] = id[parent];
+                    doc[k] = doc[parent];
                     k = parent;
                 }
                 score[k] = s;
-                id[k] = i;
+                doc[k] = d;
             } else {
-                siftDown(0, s, i);
+                siftDown(0, s, d);
             }
         }
 
@@ -299,46 +305,46 @@ final class Bm25Search {
             if (size == score.length) {
                 int capacity = (int) Math.min(limit, 2L * score.length);
                 score = Arrays.copyOf(score, capacity);
-                id = Arrays.copyOf(id, capacity);
+                doc = Arrays.copyOf(doc, capacity);
             }
         }
 
-        private void siftDown(int k, double s, String i) {
+        private void siftDown(int k, double s, int d) {
             while (true) {
                 int child = 2 * k + 1;
                 if (child >= size) {
                     break;
                 }
-                if (child + 1 < size && worse(score[child + 1], id[child + 1], score[child], id[child])) {
+                if (child + 1 < size && worse(score[child + 1], doc[child + 1], score[child], doc[child])) {
                     child++;
                 }
-                if (!worse(score[child], id[child], s, i)) {
+                if (!worse(score[child], doc[child], s, d)) {
                     break;
                 }
                 score[k] = score[child];
-                id[k] = id[child];
+                doc[k] = doc[child];
                 k = child;
             }
             score[k] = s;
-            id[k] = i;
+            doc[k] = d;
         }
 
-        /** Whether (s1, i1) ranks below (s2, i2): lower score, or equal score and greater id. */
-        private static boolean worse(double s1, String i1, double s2, String i2) {
-            return s1 < s2 || (s1 == s2 && i1.compareTo(i2) > 0);
+        /** Whether (s1, d1) ranks below (s2, d2): lower score, or equal score and greater ordinal. */
+        private static boolean worse(double s1, int d1, double s2, int d2) {
+            return s1 < s2 || (s1 == s2 && d1 > d2);
         }
 
-        /** The hits, best first; empties the heap. */
-        List<LegResult> bestFirst() {
+        /** The hits with their ids, best first; empties the heap. */
+        List<LegResult> bestFirst(InvertedIndex index) {
             LegResult[] out = new LegResult[size];
             while (size > 0) {
                 double s = score[0];
-                String i = id[0];
+                int d = doc[0];
                 size--;
                 if (size > 0) {
-                    siftDown(0, score[size], id[size]);
+                    siftDown(0, score[size], doc[size]);
                 }
-                out[size] = new LegResult(i, s);
+                out[size] = new LegResult(index.id(d), s);
             }
             return List.of(out);
         }
@@ -349,9 +355,10 @@ final class Bm25Search {
      * {@code termScore[doc - start]}, added to {@code partialSum}, the document's bit set in {@code matched}; moves its
      * cursor to {@code end}. Returns whether any document got a positive contribution.
      */
-    private static boolean accumulate(Postings p, int j, int start, int end, int[] cursor, FieldScoring fields,
-            Bm25FScorer scorer, double[] weight, double[] termScore, double[] partialSum, long[] matched) {
-        int i = advance(p, cursor[j], start);
+    private static boolean accumulate(Postings p, InvertedIndex.TermBound b, int j, int start, int end, int[] cursor,
+            FieldScoring fields, Bm25FScorer scorer, double[] weight, double[] termScore, double[] partialSum,
+            long[] matched) {
+        int i = advance(p, b, cursor[j], start);
         int[] docs = p.docs;
         int[] fieldTf = p.fieldTf;
         int size = p.size;
@@ -393,6 +400,44 @@ final class Bm25Search {
         contribution[j] = scorer.score(weight[j], tf);
         scoredDoc[j] = doc;
         return contribution[j];
+    }
+
+    /** Entries looked at directly before {@link #advance(Postings, InvertedIndex.TermBound, int, int)} skips blocks. */
+    private static final int NEAR = 16;
+
+    /**
+     * The first entry at or after {@code from} whose doc is {@code >= target}, as a skip list finds it (Lucene's
+     * postings skip the same way): a target within {@link #NEAR} entries is galloped to; a farther one is first
+     * located among the block ends of {@code b} (about one int per {@link InvertedIndex#BLOCK_SIZE} entries, so the
+     * search stays in cache), then galloped to inside its block. Postings of millions of entries are thus touched in
+     * one block, not at every probe of a search over the whole array.
+     */
+    static int advance(Postings p, InvertedIndex.TermBound b, int from, int target) {
+        int[] docs = p.docs;
+        int size = p.size;
+        if (from >= size || docs[from] >= target) {
+            return from;
+        }
+        int near = from + NEAR;
+        if (b.blocks() == 0 || (near < size && docs[near] >= target)) {
+            return advance(p, from, target);
+        }
+        int[] last = b.blockLast();
+        int lo = -1; // last[lo] < target (or lo = -1)
+        int hi = b.blocks(); // last[hi] >= target (or hi = blocks)
+        while (lo + 1 < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (last[mid] < target) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        if (hi == b.blocks()) {
+            return size; // every posting is before target
+        }
+        // every entry before block hi is before target, and block hi holds a doc >= target
+        return advance(p, Math.max(from, hi == 0 ? 0 : b.blockEnd()[hi - 1]), target);
     }
 
     /** The first entry at or after {@code from} whose doc is {@code >= target}: galloping, then binary search. */

@@ -162,10 +162,17 @@ final class InvertedIndex {
         if (bound != null && bound.version() == version) {
             return bound;
         }
-        Postings p = postings.get(term);
+        bound = boundOf(postings.get(term), fields);
+        bounds[term] = bound;
+        return bound;
+    }
+
+    /** The bounds of postings {@code p} at this version; see {@link #bound}. */
+    TermBound boundOf(Postings p, FieldScoring fields) {
         boolean blocked = p.size >= BLOCK_SIZE;
         int capacity = blocked ? p.size / BLOCK_SIZE + 1 : 0;
         int[] blockLast = blocked ? new int[capacity] : null;
+        int[] blockEnd = blocked ? new int[capacity] : null;
         float[] blockMax = blocked ? new float[capacity] : null;
         int blocks = 0;
         int blockStart = 0;
@@ -188,6 +195,7 @@ final class InvertedIndex {
                 blockUp = Math.max(blockUp, up);
                 if (i - blockStart >= BLOCK_SIZE || i == p.size) {
                     blockLast[blocks] = doc;
+                    blockEnd[blocks] = i;
                     blockMax[blocks] = blockUp;
                     blocks++;
                     blockStart = i;
@@ -195,10 +203,9 @@ final class InvertedIndex {
                 }
             }
         }
-        bound = blocked ? new TermBound(version, max, blocks, Arrays.copyOf(blockLast, blocks),
-                Arrays.copyOf(blockMax, blocks)) : new TermBound(version, max, 0, null, null);
-        bounds[term] = bound;
-        return bound;
+        return blocked ? new TermBound(version, max, blocks, Arrays.copyOf(blockLast, blocks),
+                Arrays.copyOf(blockEnd, blocks), Arrays.copyOf(blockMax, blocks))
+                : new TermBound(version, max, 0, null, null, null);
     }
 
     /**
@@ -208,9 +215,12 @@ final class InvertedIndex {
      * @param blocks     the number of blocks; 0 for short postings (then the arrays are null)
      * @param blockLast  per block, its last doc ordinal; block {@code b} covers the ordinals after
      *                   {@code blockLast[b - 1]} up to {@code blockLast[b]}
+     * @param blockEnd   per block, one past the index of its last posting entry: block {@code b} holds the entries
+     *                   from {@code blockEnd[b - 1]} (0 for the first) to {@code blockEnd[b]}, a skip list over the
+     *                   postings (blocks end at document boundaries, so a document's entries share one block)
      * @param blockMax   per block, a float at least the largest {@code tf~} in it
      */
-    record TermBound(long version, double maxTfTilde, int blocks, int[] blockLast, float[] blockMax) {
+    record TermBound(long version, double maxTfTilde, int blocks, int[] blockLast, int[] blockEnd, float[] blockMax) {
     }
 
     // ------------------------------------------------------------------ persistence

@@ -67,7 +67,8 @@ import java.util.function.Predicate;
  * filter is evaluated inside every leg before its top-{@code legLimit} cut, so a filtered search still fills the limit
  * from matching chunks; the fused score is on the scale of {@link dev.neuraltext.fusion.FusionMethod}; because fusion is
  * local, every hit always carries the rank and raw score of every leg whose top {@code legLimit} contains it (whether or
- * not {@link HybridQuery#explain()} is set). Leg rankings break score ties by chunk id.
+ * not {@link HybridQuery#explain()} is set). The dense and sparse legs break score ties by chunk id, BM25 by indexing
+ * order (see {@link Bm25Index}).
  *
  * <p>Thread safety: safe for any number of concurrent searches, counts and saves, together with writers
  * (upsert, delete), which are serialised. A {@link ReentrantReadWriteLock} guards all state: searches take the read

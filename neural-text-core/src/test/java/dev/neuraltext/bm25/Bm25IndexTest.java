@@ -205,13 +205,16 @@ class Bm25IndexTest {
     }
 
     @Test
-    void tiesAreBrokenById() {
+    void tiesGoToTheDocumentIndexedFirstAndAReplacedOneMovesLast() {
         Bm25Index index = plain();
         for (String id : List.of("c", "a", "d", "b")) {
             body(index, id, "same words here");
         }
-        assertThat(ids(index.search("words", 10, null))).containsExactly("a", "b", "c", "d");
-        assertThat(ids(index.search("words", 2, null))).containsExactly("a", "b");
+        assertThat(ids(index.search("words", 10, null))).containsExactly("c", "a", "d", "b");
+        assertThat(ids(index.search("words", 2, null))).containsExactly("c", "a");
+        body(index, "c", "same words here");
+        assertThat(ids(index.search("words", 10, null))).containsExactly("a", "d", "b", "c");
+        assertThat(ids(index.search("words", 3, null))).containsExactly("a", "d", "b");
     }
 
     @Test

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The pruned search against exhaustive scoring on random corpora: every live document scored through
- * {@link Bm25Index#explain} (which reads every posting of every query term), sorted by score and id, filtered, cut.
+ * {@link Bm25Index#explain} (which reads every posting of every query term), sorted by score and indexing order,
+ * filtered, cut.
  * The two must agree exactly: same ids, same order, same scores to the last bit.
  */
 class Bm25SearchTest {
@@ -35,6 +36,53 @@ class Bm25SearchTest {
     void prunedSearchEqualsExhaustiveScoringWithManyDeletedDocumentsInTheBlocks() {
         // 45% deleted stays below the compaction threshold: the blocks keep the deleted postings
         assertThat(compare(3, 4_000, 2_000, 15, 3000, 0.45)).isGreaterThan(50);
+    }
+
+    @Test
+    void prunedSearchEqualsExhaustiveScoringWhenManyDocumentsTie() {
+        // every document is one of a few texts repeated many times, as copied or generated code is: most scores tie
+        assertThat(compareDuplicated(4, 3_000, 6, 40, 4000)).isGreaterThan(500);
+    }
+
+    /**
+     * Corpora of {@code documents} documents drawn from {@code distinct} texts (so scores tie in large groups), with
+     * deletes and replacements; returns how many results were compared.
+     */
+    private static int compareDuplicated(int corpora, int documents, int distinct, int queries, long seed) {
+        int compared = 0;
+        for (int corpus = 0; corpus < corpora; corpus++) {
+            Random random = new Random(seed + corpus);
+            Bm25Index index = Bm25Index.builder().build();
+            int vocabulary = 30 + random.nextInt(50);
+            List<Map<String, String>> texts = new ArrayList<>();
+            for (int t = 0; t < distinct; t++) {
+                texts.add(Map.of("name", words(random, vocabulary, 1), "body", words(random, vocabulary, 5 + t * 3)));
+            }
+            List<String> ids = new ArrayList<>();
+            for (int d = 0; d < documents; d++) {
+                String id = "doc-" + random.nextInt(1_000_000) + "-" + d; // ids in no relation to indexing order
+                index.upsert(id, texts.get(random.nextInt(distinct)));
+                ids.add(id);
+            }
+            for (int k = 0; k < documents / 10; k++) {
+                String id = ids.get(random.nextInt(ids.size()));
+                if (random.nextBoolean()) {
+                    index.delete(id);
+                } else {
+                    index.upsert(id, texts.get(random.nextInt(distinct)));
+                }
+            }
+            for (int q = 0; q < queries; q++) {
+                String query = words(random, vocabulary, 1 + random.nextInt(6));
+                int limit = 1 + random.nextInt(random.nextBoolean() ? 10 : 200);
+                Predicate<String> accept = q % 3 == 0 ? id -> id.hashCode() % 4 != 0 : null;
+                List<LegResult> expected = exhaustive(index, ids, query, limit, accept);
+                assertThat(index.search(query, limit, accept)).as("corpus %d, query '%s', limit %d", corpus, query,
+                        limit).isEqualTo(expected);
+                compared += expected.size();
+            }
+        }
+        return compared;
     }
 
     /**
@@ -101,6 +149,38 @@ class Bm25SearchTest {
         }
     }
 
+    @Test
+    void advanceThroughTheBlockSkipListFindsWhatAScanFinds() {
+        // a term in many documents, some in two fields (two entries): its bound has blocks of about 128 entries
+        Random random = new Random(11);
+        InvertedIndex index = new InvertedIndex(Map.of(), Map.of(), 0.75);
+        Postings p = new Postings();
+        int doc = 0;
+        for (int e = 0; e < 5_000; doc += 1 + random.nextInt(random.nextInt(10) == 0 ? 300 : 3)) {
+            p.add(doc, 0, 1);
+            e++;
+            if (random.nextInt(4) == 0) {
+                p.add(doc, 1, 1);
+                e++;
+            }
+        }
+        int maxDoc = doc;
+        FieldScoring fields = new FieldScoring(new double[] {1, 1}, new double[] {0, 0}, new double[] {0, 0},
+                new int[][] {new int[maxDoc + 1], new int[maxDoc + 1]});
+        InvertedIndex.TermBound bound = index.boundOf(p, fields);
+        assertThat(bound.blocks()).isGreaterThan(30);
+        for (int k = 0; k < 20_000; k++) {
+            int from = random.nextInt(p.size + 1);
+            int target = random.nextInt(maxDoc + 50);
+            int expected = from;
+            while (expected < p.size && p.docs[expected] < target) {
+                expected++;
+            }
+            assertThat(Bm25Search.advance(p, bound, from, target)).as("from %d target %d", from, target)
+                    .isEqualTo(expected);
+        }
+    }
+
     private static List<LegResult> exhaustive(Bm25Index index, List<String> ids, String query, int limit,
             Predicate<String> accept) {
         List<LegResult> all = new ArrayList<>();
@@ -111,7 +191,8 @@ class Bm25SearchTest {
                 }
             });
         }
-        all.sort(Comparator.comparingDouble(LegResult::score).reversed().thenComparing(LegResult::id));
+        all.sort(Comparator.comparingDouble(LegResult::score).reversed()
+                .thenComparingInt(r -> index.ordinal(r.id())));
         return all.subList(0, Math.min(limit, all.size()));
     }
 

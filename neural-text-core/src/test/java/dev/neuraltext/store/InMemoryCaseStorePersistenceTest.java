@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -285,6 +286,8 @@ class InMemoryCaseStorePersistenceTest {
         for (ChunkInput c : original.chunks(all())) {
             same.add(IndexedCase.of(c));
         }
+        // in the order they were first indexed (c0, c1, ...), as the rebuild indexes them: BM25 ties keep that order
+        same.sort(Comparator.comparingInt(c -> Integer.parseInt(c.chunk().id().substring(1))));
         fresh.upsert(same);
         HybridQuery q = new HybridQuery("parse date name5", null, null, EnumSet.of(Leg.BM25), all(), 50, 20,
                 FusionMethod.defaultMethod(), true);

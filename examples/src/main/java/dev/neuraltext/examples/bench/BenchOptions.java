@@ -14,7 +14,7 @@ final class BenchOptions {
 
     /** {@code value} as a positive int ({@code _} and {@code ,} allowed as separators), or an error naming the option. */
     static int positive(String value, String option) {
-        int n = Integer.parseInt(value.replace("_", "").replace(",", ""));
+        int n = parse(value.replace("_", "").replace(",", ""), value, option);
         if (n <= 0) {
             throw new IllegalArgumentException(option + " must be > 0, got " + value);
         }
@@ -23,11 +23,19 @@ final class BenchOptions {
 
     /** {@code value} as a non-negative int, or an error naming the option. */
     static int nonNegative(String value, String option) {
-        int n = Integer.parseInt(value);
+        int n = parse(value, value, option);
         if (n < 0) {
             throw new IllegalArgumentException(option + " must be >= 0, got " + value);
         }
         return n;
+    }
+
+    private static int parse(String digits, String value, String option) {
+        try {
+            return Integer.parseInt(digits);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + " must be a whole number, got '" + value + "'", e);
+        }
     }
 
     /** The default dataset, looked up from the working directory and its parents (repo root or a module). */

@@ -1,6 +1,7 @@
 package dev.neuraltext.examples.bench;
 
 import dev.neuraltext.NeuralTextException;
+import dev.neuraltext.bm25.Bm25Index;
 import dev.neuraltext.eval.BeirDataset;
 import dev.neuraltext.eval.EvalDataset;
 import dev.neuraltext.eval.EvalDocument;
@@ -67,8 +68,11 @@ import org.apache.lucene.util.VectorUtil;
  * by pass. Our dense leg searches as {@code --dense-search} says (default auto: the HNSW graph from
  * {@link DenseSearch#AUTO_ANN_THRESHOLD} vectors on), with {@code --hnsw-*} as its {@link HnswParams}.
  *
- * <p>Engines and legs: neural-text's {@link InMemoryCaseStore} (BM25 leg, dense leg, BM25 + dense fused with the
- * default fusion), Lucene BM25 with the eval's code analyzer ({@link LucenePeer#codeAnalyzer(boolean)}), Lucene HNSW
+ * <p>Engines and legs: neural-text's BM25 leg on its own ({@code neural-text bm25}: a {@link Bm25Index} with the
+ * store's settings over the same chunks, returning ids and scores as Lucene's {@code TopDocs} does; checked to rank
+ * every query exactly as the store does), the {@link InMemoryCaseStore}'s search of that leg alone ({@code
+ * neural-text-hits bm25}: hits with their text decoded and metadata, what a caller of the store gets), its dense leg,
+ * BM25 + dense fused with the default fusion, Lucene BM25 with the eval's code analyzer ({@link LucenePeer#codeAnalyzer(boolean)}), Lucene HNSW
  * with float and with int8 (scalar-quantized) vectors, an exact {@link VectorUtil} scan, and Lucene BM25 + that scan
  * fused the same way as ours (the reference of the hybrid row). Both engines get the query text: ours tokenizes it
  * inside its search, Lucene's analyzer runs inside the timed call too; query vectors are given (no model runs). Each leg fetches {@code --leg-limit} candidates (the
@@ -76,13 +80,16 @@ import org.apache.lucene.util.VectorUtil;
  * and leg with the ratio to the Lucene reference of that leg, build time and throughput, retained heap per chunk after
  * a full GC, bytes on disk per chunk, save and load (open) times, and dense recall@10 against the exact scan. Indexes
  * live in a temporary folder (Lucene's in an {@link MMapDirectory}) that is deleted at the end. {@code --json FILE}
- * writes every figure as a record {@code {docs, engine, leg, metric, value}}.
+ * writes every figure as a record {@code {docs, engine, leg, metric, value}}. {@code --ef-sweep} then loads the saved
+ * store again with each listed {@code efSearch} and times its dense and hybrid legs with their recall (engine {@code
+ * neural-text-efN}), so that one graph build serves the whole curve.
  *
  * <p>Not thread-safe; run one at a time, with a heap that holds the corpus twice (e.g. {@code -Xmx16g} for 1M chunks).
  */
 public final class ScaleBenchmark {
 
     private static final String OURS = "neural-text";
+    private static final String OURS_HITS = "neural-text-hits";
     private static final String LUCENE_BM25 = "lucene-bm25";
     private static final String LUCENE_SCAN = "lucene-exact-scan";
     private static final String LUCENE_HYBRID = "lucene-bm25+scan";
@@ -94,7 +101,7 @@ public final class ScaleBenchmark {
     /** The command line. */
     record Options(Path dataset, int docs, int queries, int dimension, int limit, int legLimit, int warmup,
             int passes, boolean dense, boolean hnsw, Path json, long seed, SyntheticCorpus.Vectors vectors,
-            DenseSearch denseSearch, HnswParams hnswParams) {
+            DenseSearch denseSearch, HnswParams hnswParams, List<Integer> efSweep) {
     }
 
     /** One figure of the report. */
@@ -173,6 +180,7 @@ public final class ScaleBenchmark {
         int beamWidth = defaults.beamWidth();
         int efSearch = defaults.efSearch();
         int buildThreads = defaults.buildThreads();
+        List<Integer> efSweep = List.of();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -194,6 +202,7 @@ public final class ScaleBenchmark {
                 case "--hnsw-beam" -> beamWidth = BenchOptions.positive(args[++i], a);
                 case "--hnsw-ef" -> efSearch = BenchOptions.positive(args[++i], a);
                 case "--hnsw-threads" -> buildThreads = BenchOptions.positive(args[++i], a);
+                case "--ef-sweep" -> efSweep = efList(args[++i], a);
                 case "--help", "-h" -> {
                     return null;
                 }
@@ -207,7 +216,19 @@ public final class ScaleBenchmark {
             dataset = BenchOptions.defaultDataset();
         }
         return new Options(dataset, docs, queries, dimension, limit, legLimit, warmup, passes, dense, dense && hnsw,
-                json, seed, vectors, denseSearch, new HnswParams(m, beamWidth, efSearch, buildThreads));
+                json, seed, vectors, denseSearch, new HnswParams(m, beamWidth, efSearch, buildThreads), efSweep);
+    }
+
+    private static List<Integer> efList(String value, String option) {
+        List<Integer> out = new ArrayList<>();
+        for (String part : value.split(",")) {
+            int ef = BenchOptions.positive(part.trim(), option);
+            if (ef > 10_000) {
+                throw new IllegalArgumentException(option + " values must be at most 10000, got " + ef);
+            }
+            out.add(ef);
+        }
+        return List.copyOf(out);
     }
 
     private static DenseSearch denseSearchOption(String value) {
@@ -320,6 +341,8 @@ public final class ScaleBenchmark {
         buildFigures(OURS, "bm25", n, bm25Build, bm25Heap, bm25LoadedHeap, size(bm25Dir), bm25Save, bm25Load);
 
         InMemoryCaseStore ours;
+        Path hybridDir = null;
+        IndexFingerprint hybridFingerprint = null;
         if (vectors != null) {
             usedHeapAfterGc();
             t0 = System.nanoTime();
@@ -339,10 +362,13 @@ public final class ScaleBenchmark {
             double load = seconds(t0);
             long loadedHeap = usedHeapAfterGc() - baseline;
             buildFigures(OURS, "bm25+dense", n, build, heap, loadedHeap, size(dir), save, load);
+            hybridDir = dir;
+            hybridFingerprint = fingerprint;
         } else {
             ours = InMemoryCaseStore.load(bm25Dir, lexical);
         }
         InMemoryCaseStore store = ours;
+        Bm25Index bm25Leg = bm25Leg(corpus);
 
         // ---- Lucene BM25 (code analyzer), then HNSW float and int8
         long before = usedHeapAfterGc();
@@ -372,7 +398,12 @@ public final class ScaleBenchmark {
             if (vectors != null) {
                 figure(LUCENE_SCAN, "dense", "heap_bytes_per_chunk", (double) n * options.dimension() * 4 / n);
             }
-            timeAll(store, bm25Searcher, hnswFloat, hnswInt8, ids, queryTexts, vectors, queryVectors);
+            timeAll(store, bm25Leg, bm25Searcher, hnswFloat, hnswInt8, ids, queryTexts, vectors, queryVectors);
+            if (vectors != null && !options.efSweep().isEmpty()) {
+                store = null;
+                ours = null;
+                sweepEf(hybridDir, hybridFingerprint, ids, queryTexts, vectors, queryVectors);
+            }
         } finally {
             for (AutoCloseable c : toClose) {
                 try {
@@ -384,17 +415,27 @@ public final class ScaleBenchmark {
         }
     }
 
-    private void timeAll(InMemoryCaseStore store, IndexSearcher bm25Searcher, IndexSearcher hnswFloat,
-            IndexSearcher hnswInt8, String[] ids, String[] queryTexts, float[][] vectors, float[][] queryVectors)
-            throws IOException {
+    private void timeAll(InMemoryCaseStore store, Bm25Index bm25Leg, IndexSearcher bm25Searcher,
+            IndexSearcher hnswFloat, IndexSearcher hnswInt8, String[] ids, String[] queryTexts, float[][] vectors,
+            float[][] queryVectors) throws IOException {
         int legLimit = options.legLimit();
         int limit = options.limit();
         // both engines get the query text: ours tokenizes it inside the search, Lucene analyses it in the timed call
         Analyzer queryAnalyzer = LucenePeer.codeAnalyzer(false);
         Fusion fusion = Fusion.of(FusionMethod.defaultMethod());
         List<Runner> runners = new ArrayList<>();
-        runners.add(new Runner(OURS, "bm25", LUCENE_BM25,
+        // the leg (ids and scores, as Lucene's TopDocs), and the store's search of that leg alone (hits with text)
+        runners.add(new Runner(OURS, "bm25", LUCENE_BM25, i -> legIds(bm25Leg.search(queryTexts[i], legLimit))));
+        runners.add(new Runner(OURS_HITS, "bm25", LUCENE_BM25,
                 i -> ids(store.search(query(queryTexts[i], null, EnumSet.of(Leg.BM25), legLimit, legLimit)))));
+        for (int i = 0; i < queryTexts.length; i++) {
+            List<String> leg = runners.get(0).search().run(i);
+            List<String> hits = runners.get(1).search().run(i);
+            if (!leg.equals(hits)) {
+                throw new IllegalStateException("the BM25 leg and the store's BM25 search rank query " + i + " ('"
+                        + queryTexts[i] + "') differently: " + leg + " against " + hits);
+            }
+        }
         runners.add(new Runner(LUCENE_BM25, "bm25", LUCENE_BM25,
                 i -> luceneIds(bm25Searcher.search(LucenePeer.termsQuery(queryAnalyzer, "text", queryTexts[i]), legLimit),
                         ids)));
@@ -433,7 +474,42 @@ public final class ScaleBenchmark {
             recall(runners, ids, vectors, queryVectors);
         }
 
-        int queries = queryTexts.length;
+        time(runners, queryTexts.length);
+        report(runners);
+        reportIndexes();
+    }
+
+    /**
+     * The dense and hybrid legs again, for each {@code --ef-sweep} value: the saved store loaded with that
+     * {@code efSearch} (the graph is read, not rebuilt), its recall@10 against the exact scan and its latency.
+     */
+    private void sweepEf(Path dir, IndexFingerprint fingerprint, String[] ids, String[] queryTexts, float[][] vectors,
+            float[][] queryVectors) throws IOException {
+        int legLimit = options.legLimit();
+        HnswParams base = options.hnswParams();
+        List<Runner> all = new ArrayList<>();
+        for (int ef : options.efSweep()) {
+            usedHeapAfterGc();
+            InMemoryCaseStore store = InMemoryCaseStore.builder().denseSearch(options.denseSearch())
+                    .hnswParams(new HnswParams(base.maxConnections(), base.beamWidth(), ef, base.buildThreads()))
+                    .load(dir, fingerprint);
+            String engine = OURS + "-ef" + ef;
+            List<Runner> runners = List.of(
+                    new Runner(engine, "dense", LUCENE_SCAN, i -> ids(store.search(
+                            query(queryTexts[i], queryVectors[i], EnumSet.of(Leg.DENSE), legLimit, legLimit)))),
+                    new Runner(engine, "hybrid", LUCENE_HYBRID, i -> ids(store.search(query(queryTexts[i],
+                            queryVectors[i], EnumSet.of(Leg.BM25, Leg.DENSE), legLimit, options.limit())))));
+            recall(runners, ids, vectors, queryVectors);
+            time(runners, queryTexts.length);
+            all.addAll(runners);
+            out.printf(Locale.ROOT, "  efSearch %d done%n", ef);
+        }
+        out.printf(Locale.ROOT, "%nefSearch sweep (the same saved graph loaded with each efSearch):");
+        report(all);
+    }
+
+    /** Times every runner over every query, interleaved pass by pass, and records p50 / p95 / p99 and the ratio. */
+    private void time(List<Runner> runners, int queries) throws IOException {
         long[][] latency = new long[runners.size()][queries * options.passes()];
         for (int p = 0; p < options.warmup() + options.passes(); p++) {
             boolean timed = p >= options.warmup();
@@ -461,7 +537,6 @@ public final class ScaleBenchmark {
             double ref = value(runner.reference(), runner.leg(), "p50_ms");
             figure(runner.engine(), runner.leg(), "p50_ratio_to_" + runner.reference(), p50 / ref);
         }
-        report(runners);
     }
 
     /** Dense recall@10 of every dense runner against the exact scan's top 10 (top leg limit, if smaller). */
@@ -497,6 +572,26 @@ public final class ScaleBenchmark {
     private HybridQuery query(String text, float[] dense, Set<Leg> legs, int legLimit, int limit) {
         return new HybridQuery(text, dense, null, legs, PayloadFilter.all(), legLimit, limit,
                 FusionMethod.defaultMethod(), false);
+    }
+
+    /**
+     * The embedded store's BM25 leg on its own: a {@link Bm25Index} with the store's default settings, given the same
+     * chunks' BM25 fields, so that the leg can be timed as Lucene's search is (ids and scores, no stored text). The
+     * timing checks that it ranks every query exactly as the store does.
+     */
+    private static Bm25Index bm25Leg(SyntheticCorpus corpus) {
+        Bm25Index index = Bm25Index.builder().build();
+        List<Bm25Index.Document> batch = new ArrayList<>(BATCH);
+        for (int o = 0; o < corpus.size(); o++) {
+            var chunk = corpus.document(o).toChunkInput();
+            batch.add(new Bm25Index.Document(chunk.id(), chunk.bm25Fields()));
+            if (batch.size() == BATCH) {
+                index.upsertAll(batch);
+                batch.clear();
+            }
+        }
+        index.upsertAll(batch);
+        return index;
     }
 
     private InMemoryCaseStore build(SyntheticCorpus corpus, float[][] vectors) {
@@ -573,7 +668,6 @@ public final class ScaleBenchmark {
     }
 
     private void report(List<Runner> runners) {
-        int n = options.docs();
         out.printf(Locale.ROOT, "%n%-20s %-8s %9s %9s %9s %12s %10s%n", "engine", "leg", "p50 ms", "p95 ms", "p99 ms",
                 "p50 ratio", "recall@10");
         for (Runner r : runners) {
@@ -586,6 +680,10 @@ public final class ScaleBenchmark {
         }
         out.printf(Locale.ROOT, "(ratio: p50 over the p50 of %s for bm25, %s for dense, %s for hybrid)%n",
                 LUCENE_BM25, LUCENE_SCAN, LUCENE_HYBRID);
+    }
+
+    private void reportIndexes() {
+        int n = options.docs();
         out.printf(Locale.ROOT, "%n%-20s %-10s %9s %10s %11s %11s %11s %8s %8s%n", "engine", "index", "build s",
                 "docs/s", "heap B/ch", "loaded B/ch", "disk B/ch", "save s", "load s");
         for (Figure f : figures) {
@@ -710,6 +808,12 @@ public final class ScaleBenchmark {
         return out;
     }
 
+    private static List<String> legIds(List<LegResult> results) {
+        List<String> out = new ArrayList<>(results.size());
+        results.forEach(r -> out.add(r.id()));
+        return out;
+    }
+
     private static List<String> luceneIds(TopDocs top, String[] ids) {
         List<String> out = new ArrayList<>(top.scoreDocs.length);
         for (ScoreDoc sd : top.scoreDocs) {
@@ -780,7 +884,7 @@ public final class ScaleBenchmark {
     private static void usage(PrintStream out) {
         out.println("usage: bench scale [--docs N] [--dataset DIR] [--queries N] [--dim N] [--limit K] [--leg-limit K]"
                 + " [--warmup N] [--passes N] [--no-dense] [--no-hnsw] [--vectors clustered|random] [--json FILE]"
-                + " [--seed N]");
+                + " [--seed N] [--ef-sweep EF,...]");
         out.println("  --docs       synthetic corpus size (default 100000; 1000000 needs about -Xmx16g)");
         out.println("  --dataset    BEIR base corpus (default " + BenchOptions.DEFAULT_DATASET + ", looked up upwards)");
         out.println("  --queries    queries per pass (default 1000)");
@@ -795,6 +899,8 @@ public final class ScaleBenchmark {
                 + " vectors, HNSW graph above), exact or ann");
         out.println("  --hnsw-m, --hnsw-beam, --hnsw-ef, --hnsw-threads  the graph's HnswParams (defaults "
                 + HnswParams.defaults() + ")");
+        out.println("  --ef-sweep   EF[,EF...]: after the main run, load the saved store with each efSearch and time its"
+                + " dense and hybrid legs again, with recall@10 (the graph is built once)");
         out.println("  --json       also write every figure to FILE as JSON records");
     }
 }

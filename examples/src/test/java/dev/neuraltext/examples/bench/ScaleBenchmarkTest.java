@@ -117,13 +117,21 @@ class ScaleBenchmarkTest {
         Files.writeString(dir.resolve("qrels/test.tsv"), "query-id\tcorpus-id\tscore\nq1\tb\t1\n");
         Path json = dir.resolve("out/scale.json");
         int code = ScaleBenchmark.run("--dataset", dir.toString(), "--docs", "40", "--queries", "5", "--dim", "8",
-                "--limit", "3", "--leg-limit", "5", "--warmup", "0", "--passes", "1", "--json", json.toString());
+                "--limit", "3", "--leg-limit", "5", "--warmup", "0", "--passes", "1", "--dense-search", "ann",
+                "--ef-sweep", "5,40", "--json", json.toString());
         assertThat(code).isZero();
         String written = Files.readString(json);
         assertThat(written).contains("\"engine\": \"neural-text\"", "\"engine\": \"lucene-hnsw-int8\"",
+                "\"engine\": \"neural-text-hits\", \"leg\": \"bm25\", \"metric\": \"p50_ratio_to_lucene-bm25\"",
                 "\"metric\": \"recall_at_10\"", "\"metric\": \"p50_ratio_to_lucene-bm25\"", "\"docs\": 40");
         // the exact dense leg of the embedded store finds exactly what the exact scan finds
         assertThat(written).containsPattern("\"engine\": \"neural-text\", \"leg\": \"dense\", \"metric\": \"recall_at_10\","
                 + " \"value\": 1.0}");
+        // the sweep reloads the saved graph with each efSearch; a beam over all 40 vectors is exact too
+        assertThat(written).contains("\"engine\": \"neural-text-ef5\", \"leg\": \"hybrid\", \"metric\": \"p50_ms\"");
+        assertThat(written).containsPattern("\"engine\": \"neural-text-ef40\", \"leg\": \"dense\", "
+                + "\"metric\": \"recall_at_10\", \"value\": 1.0}");
+        assertThatThrownBy(() -> ScaleBenchmark.parse("--ef-sweep", "100,x")).hasMessageContaining("--ef-sweep");
+        assertThatThrownBy(() -> ScaleBenchmark.parse("--ef-sweep", "20000")).hasMessageContaining("20000");
     }
 }
