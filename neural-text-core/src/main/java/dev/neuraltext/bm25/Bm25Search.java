@@ -12,7 +12,8 @@ import java.util.function.Predicate;
  * {@code MaxScoreBulkScorer} does. Postings of at least {@link InvertedIndex#BLOCK_SIZE} entries carry per-block
  * bounds (the largest {@code tf~} in each block of about 128 entries); shorter ones a single bound. The doc ordinals are
  * walked in windows that end where a block of an essential term ends (but span at least {@link #MIN_WINDOW_PER_TERM}
- * ordinals per essential term, so that bounds are not recomputed for every few documents). In each window every query
+ * ordinals per essential term, and more, up to {@link #MAX_MIN_WINDOW}, while windows average fewer than
+ * {@link #MIN_WINDOW_PER_TERM} candidates per term, so that bounds are not recomputed for every few documents). In each window every query
  * term has an upper bound, its score at its largest {@code tf~} over the blocks the window touches. Terms are sorted
  * by bound; once the top k is full, the longest prefix of low-bound terms whose bounds add up to less than the k-th
  * score is <em>non-essential</em>: a document that has only those terms cannot enter the top k, so candidates come
@@ -38,6 +39,12 @@ final class Bm25Search {
 
     /** The least ordinals a window spans per essential term (Lucene's {@code MaxScoreBulkScorer} uses 32 too). */
     static final int MIN_WINDOW_PER_TERM = 32;
+
+    /**
+     * The most a window's least span grows to when windows yield few candidates (Lucene's {@code MaxScoreBulkScorer}
+     * grows its minimum window the same way, up to its inner window of 4,096).
+     */
+    static final int MAX_MIN_WINDOW = 4096;
 
     /** Documents per inner window, scored term at a time into per-term score arrays and a match bitset. */
     static final int INNER_WINDOW = 256;
@@ -94,6 +101,9 @@ final class Bm25Search {
         int maxDoc = index.maxDoc();
         int essential = 0; // order[essential..m-1] are the essential terms
         int windowStart = 0;
+        long windows = 0;
+        long candidates = 0;
+        int minWindow = 1; // doubles while windows average fewer than MIN_WINDOW_PER_TERM candidates per term
 
         while (windowStart < maxDoc) {
             int windowEnd = maxDoc;
@@ -110,7 +120,12 @@ final class Bm25Search {
                         }
                     }
                 }
-                long least = windowStart + (long) MIN_WINDOW_PER_TERM * (m - essential);
+                // bounds cost a pass over every term per window: when pruning leaves few candidates per window,
+                // windows widen, so that computing bounds never costs more than scoring what they let through
+                minWindow = candidates < windows * MIN_WINDOW_PER_TERM * m ? Math.min(minWindow << 1, MAX_MIN_WINDOW)
+                        : 1;
+                windows++;
+                long least = windowStart + Math.max((long) MIN_WINDOW_PER_TERM * (m - essential), minWindow);
                 windowEnd = (int) Math.min(maxDoc, Math.max(windowEnd, least));
                 for (int j = 0; j < m; j++) {
                     bound[j] = windowBound(j, windowStart, windowEnd, postings, bounds, cursor, blockCursor,
@@ -154,6 +169,7 @@ final class Bm25Search {
                         int o = (w << 6) + Long.numberOfTrailingZeros(bits);
                         bits &= bits - 1;
                         int doc = innerStart + o;
+                        candidates++;
                         double partial = partialSum[o];
                         partialSum[o] = 0;
                         boolean possible = true;
