@@ -20,7 +20,9 @@ import java.util.Map;
  *       contribution of its file's rank), a pseudo-relevance-feedback BM25, a dense leg over windows, or a second
  *       dense model ({@link ExtraLegs}, {@link DenseWindows});</li>
  *   <li>the dense leg replaced by a windowed one;</li>
- *   <li>agreement: {@code beta} added when a candidate is in the top 5 of both legs.</li>
+ *   <li>agreement: {@code beta} added when a candidate is in the top 5 of both legs;</li>
+ *   <li>a literal-match leg ({@link GrepPeer}: whole query words, such as {@code container.start()}, found verbatim)
+ *       as a third leg, for every query or only for queries with a code-like token.</li>
  * </ul>
  * Each family's parameter is chosen leave-one-dataset-out (best mean MRR on the other datasets) and its held-out
  * figure reported. Ties are broken as {@link dev.neuraltext.fusion.RrfFusion} breaks them (score, then best rank in
@@ -42,9 +44,15 @@ final class BeyondWeights {
      * @param thirdByFile  whether the third list ranks files (each candidate gets its file's contribution)
      * @param sibling      the share of the best same-file candidate's fused score added
      * @param agreement    the score added to a candidate in the top {@value #AGREEMENT_DEPTH} of both legs
+     * @param thirdOnCodeOnly whether the third leg runs only for queries with a code-like token
      */
     record Variant(String family, String label, String denseList, String thirdList, double thirdWeight,
-            boolean thirdByFile, double sibling, double agreement) {
+            boolean thirdByFile, double sibling, double agreement, boolean thirdOnCodeOnly) {
+
+        Variant(String family, String label, String denseList, String thirdList, double thirdWeight,
+                boolean thirdByFile, double sibling, double agreement) {
+            this(family, label, denseList, thirdList, thirdWeight, thirdByFile, sibling, agreement, false);
+        }
 
         static Variant base() {
             return new Variant("default", "default graded fusion", null, null, 0, false, 0, 0);
@@ -53,6 +61,17 @@ final class BeyondWeights {
         Variant third(String family, String label, String list, double weight, boolean byFile) {
             return new Variant(family, label, null, list, weight, byFile, 0, 0);
         }
+
+        /** The third leg only for queries with a code-like token ({@link #codeShare} above 0), else none. */
+        Variant onCodeOnly() {
+            return new Variant(family + ", code-like queries only", label + " (code-like queries only)", denseList,
+                    thirdList, thirdWeight, thirdByFile, sibling, agreement, true);
+        }
+    }
+
+    /** The share of the query's tokens that look like code, as {@link GradedFusion} computes it. */
+    static double codeShare(String query) {
+        return Math.log(new GradedFusion(0, 0, 1, 0, 0).bm25Weight(query));
     }
 
     private final FusionFit fit;
@@ -81,6 +100,12 @@ final class BeyondWeights {
             for (double w : new double[] {0.1, 0.2, 0.5, 1.0}) {
                 out.add(base.third("third leg " + list, "+ " + list + " at weight " + w, list, w, byFile));
             }
+            if (list.equals(GREP)) {
+                for (double w : new double[] {0.5, 1.0, 2.0, 5.0, 10.0}) {
+                    out.add(base.third("third leg " + list, "+ " + list + " at weight " + w, list, w, false)
+                            .onCodeOnly());
+                }
+            }
             if (list.startsWith(DENSE_PREFIX)) {
                 out.add(new Variant("dense leg replaced", list + " instead of the dense leg", list, null, 0, false, 0,
                         0));
@@ -91,6 +116,8 @@ final class BeyondWeights {
 
     /** The name of the file-level BM25 list. */
     static final String FILE_BM25 = "file-level BM25";
+    /** The name of the literal-match list ({@link GrepPeer}). */
+    static final String GREP = "grep (literal words)";
     /** The prefix of dense extra lists. */
     static final String DENSE_PREFIX = "dense";
 
@@ -105,7 +132,7 @@ final class BeyondWeights {
         add(score, legs.get(Leg.BM25), w, k, 2);
         add(score, dense, 1, k, 3);
         double max = (w + 1) / (k + 1.0);
-        if (v.thirdList() != null) {
+        if (v.thirdList() != null && (!v.thirdOnCodeOnly() || codeShare(q.text()) > 0)) {
             List<LegResult> third = d.extra().get(v.thirdList()).get(query);
             max += v.thirdWeight() / (k + 1.0);
             if (v.thirdByFile()) {

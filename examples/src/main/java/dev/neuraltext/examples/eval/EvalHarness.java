@@ -188,7 +188,19 @@ final class EvalHarness {
             progress.update(++i);
         }
         progress.finish();
+        GrepPeer grep = new GrepPeer();
+        grep.index(dataset.documents(), ProgressBar.silent());
+        List<List<LegResult>> literal = new ArrayList<>();
+        for (EvalQuery q : dataset.queries()) {
+            List<LegResult> list = new ArrayList<>();
+            List<String> ids = grep.search(q.text(), FusionFit.LEG_DEPTH).ids();
+            for (int r = 0; r < ids.size(); r++) {
+                list.add(new LegResult(ids.get(r), 1.0 / (r + 1)));
+            }
+            literal.add(list);
+        }
         out.put(BeyondWeights.FILE_BM25, file);
+        out.put(BeyondWeights.GREP, literal);
         out.put("BM25 + feedback (RM3, 3 chunks, 5 terms)", prf);
         Integer windows = Integer.getInteger("nt.denseWindows");
         if (windows != null) {

@@ -112,6 +112,17 @@ class BeyondWeightsTest {
     }
 
     @Test
+    void aCodeOnlyThirdLegIsSkippedForAnEnglishSentence() {
+        FusionFit.DatasetLegs d = one(list("b#1"), list("b#1"), Map.of(BeyondWeights.GREP, List.of(list("a#2"))));
+        BeyondWeights.Variant grep = BeyondWeights.Variant.base().third("g", "g", BeyondWeights.GREP, 10, false);
+        assertThat(beyond.ranked(d, 0, grep).get(0)).isEqualTo("a#2");
+        assertThat(beyond.ranked(d, 0, grep.onCodeOnly())).containsExactly("b#1");
+        assertThat(grep.onCodeOnly().family()).endsWith("code-like queries only");
+        assertThat(BeyondWeights.codeShare("a sentence that is in English")).isZero();
+        assertThat(BeyondWeights.codeShare("container.start()")).isCloseTo(1.0, within(1e-6));
+    }
+
+    @Test
     void aReplacedDenseLegIsReadFromTheExtraLists() {
         FusionFit.DatasetLegs d = one(list("b#1"), list("b#1"), Map.of("dense x", List.of(list("a#2"))));
         BeyondWeights.Variant replaced = new BeyondWeights.Variant("r", "r", "dense x", null, 0, false, 0, 0);
