@@ -45,13 +45,15 @@ final class BeyondWeights {
      * @param sibling      the share of the best same-file candidate's fused score added
      * @param agreement    the score added to a candidate in the top {@value #AGREEMENT_DEPTH} of both legs
      * @param thirdOnCodeOnly whether the third leg runs only for queries with a code-like token
+     * @param thirdOnExpressionOnly whether the third leg runs only for queries that are a code expression
      */
     record Variant(String family, String label, String denseList, String thirdList, double thirdWeight,
-            boolean thirdByFile, double sibling, double agreement, boolean thirdOnCodeOnly) {
+            boolean thirdByFile, double sibling, double agreement, boolean thirdOnCodeOnly,
+            boolean thirdOnExpressionOnly) {
 
         Variant(String family, String label, String denseList, String thirdList, double thirdWeight,
                 boolean thirdByFile, double sibling, double agreement) {
-            this(family, label, denseList, thirdList, thirdWeight, thirdByFile, sibling, agreement, false);
+            this(family, label, denseList, thirdList, thirdWeight, thirdByFile, sibling, agreement, false, false);
         }
 
         static Variant base() {
@@ -65,8 +67,25 @@ final class BeyondWeights {
         /** The third leg only for queries with a code-like token ({@link #codeShare} above 0), else none. */
         Variant onCodeOnly() {
             return new Variant(family + ", code-like queries only", label + " (code-like queries only)", denseList,
-                    thirdList, thirdWeight, thirdByFile, sibling, agreement, true);
+                    thirdList, thirdWeight, thirdByFile, sibling, agreement, true, false);
         }
+
+        /** The third leg only for a query that is a code expression ({@link #isExpressionQuery}), else none. */
+        Variant onExpressionOnly() {
+            return new Variant(family + ", expression queries only", label + " (expression queries only)",
+                    denseList, thirdList, thirdWeight, thirdByFile, sibling, agreement, false, true);
+        }
+    }
+
+    private static final java.util.regex.Pattern EXPRESSION =
+            java.util.regex.Pattern.compile("[\\p{L}\\p{N}_$][.#][\\p{L}_$]|[\\p{L}\\p{N}_$]\\(");
+
+    /**
+     * Whether the query is a code expression: identifier-shaped as {@link GradedFusion} sees it, with a member access
+     * or a call in it ({@code container.start()}, {@code org.example.Type}, {@code withReuse(true)}).
+     */
+    static boolean isExpressionQuery(String query) {
+        return new GradedFusion(0, 0, 0, 0, 1).bm25Weight(query) > 1.5 && EXPRESSION.matcher(query).find();
     }
 
     /** The share of the query's tokens that look like code, as {@link GradedFusion} computes it. */
@@ -104,6 +123,8 @@ final class BeyondWeights {
                 for (double w : new double[] {0.5, 1.0, 2.0, 5.0, 10.0}) {
                     out.add(base.third("third leg " + list, "+ " + list + " at weight " + w, list, w, false)
                             .onCodeOnly());
+                    out.add(base.third("third leg " + list, "+ " + list + " at weight " + w, list, w, false)
+                            .onExpressionOnly());
                 }
             }
             if (list.startsWith(DENSE_PREFIX)) {
@@ -132,7 +153,8 @@ final class BeyondWeights {
         add(score, legs.get(Leg.BM25), w, k, 2);
         add(score, dense, 1, k, 3);
         double max = (w + 1) / (k + 1.0);
-        if (v.thirdList() != null && (!v.thirdOnCodeOnly() || codeShare(q.text()) > 0)) {
+        if (v.thirdList() != null && (!v.thirdOnCodeOnly() || codeShare(q.text()) > 0)
+                && (!v.thirdOnExpressionOnly() || isExpressionQuery(q.text()))) {
             List<LegResult> third = d.extra().get(v.thirdList()).get(query);
             max += v.thirdWeight() / (k + 1.0);
             if (v.thirdByFile()) {

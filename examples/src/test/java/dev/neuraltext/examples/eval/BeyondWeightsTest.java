@@ -123,6 +123,19 @@ class BeyondWeightsTest {
     }
 
     @Test
+    void anExpressionQueryIsACodeQueryWithAMemberAccessOrACall() {
+        assertThat(BeyondWeights.isExpressionQuery("container.start()")).isTrue();
+        assertThat(BeyondWeights.isExpressionQuery("withReuse(true)")).isTrue();
+        assertThat(BeyondWeights.isExpressionQuery("org.example.KafkaContainer")).isTrue();
+        assertThat(BeyondWeights.isExpressionQuery("KafkaContainer")).isFalse();
+        assertThat(BeyondWeights.isExpressionQuery("StringUtils isBlank")).isFalse();
+        assertThat(BeyondWeights.isExpressionQuery("keep StopWatch.formatSplitTime from clamping splits")).isFalse();
+        FusionFit.DatasetLegs d = one(list("b#1"), list("b#1"), Map.of(BeyondWeights.GREP, List.of(list("a#2"))));
+        BeyondWeights.Variant grep = BeyondWeights.Variant.base().third("g", "g", BeyondWeights.GREP, 10, false);
+        assertThat(beyond.ranked(d, 0, grep.onExpressionOnly())).containsExactly("b#1");
+    }
+
+    @Test
     void aReplacedDenseLegIsReadFromTheExtraLists() {
         FusionFit.DatasetLegs d = one(list("b#1"), list("b#1"), Map.of("dense x", List.of(list("a#2"))));
         BeyondWeights.Variant replaced = new BeyondWeights.Variant("r", "r", "dense x", null, 0, false, 0, 0);
