@@ -82,7 +82,7 @@ final class BeyondWeights {
 
     /**
      * Whether the query is a code expression: identifier-shaped as {@link GradedFusion} sees it, with a member access
-     * or a call in it ({@code container.start()}, {@code org.example.Type}, {@code withReuse(true)}).
+     * or a call in it ({@code container.start()}, {@code org.example.Type}, {@code withReuse()}).
      */
     static boolean isExpressionQuery(String query) {
         return new GradedFusion(0, 0, 0, 0, 1).bm25Weight(query) > 1.5 && EXPRESSION.matcher(query).find();

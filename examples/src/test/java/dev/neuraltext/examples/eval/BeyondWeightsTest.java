@@ -125,7 +125,7 @@ class BeyondWeightsTest {
     @Test
     void anExpressionQueryIsACodeQueryWithAMemberAccessOrACall() {
         assertThat(BeyondWeights.isExpressionQuery("container.start()")).isTrue();
-        assertThat(BeyondWeights.isExpressionQuery("withReuse(true)")).isTrue();
+        assertThat(BeyondWeights.isExpressionQuery("withReuse()")).isTrue();
         assertThat(BeyondWeights.isExpressionQuery("org.example.KafkaContainer")).isTrue();
         assertThat(BeyondWeights.isExpressionQuery("KafkaContainer")).isFalse();
         assertThat(BeyondWeights.isExpressionQuery("StringUtils isBlank")).isFalse();
