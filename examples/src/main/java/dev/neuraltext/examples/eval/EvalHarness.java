@@ -8,6 +8,7 @@ import dev.neuraltext.eval.BeirDataset;
 import dev.neuraltext.eval.EvalDataset;
 import dev.neuraltext.eval.EvalDocument;
 import dev.neuraltext.eval.EvalQuery;
+import dev.neuraltext.fusion.LegResult;
 import dev.neuraltext.eval.EvalRun;
 import dev.neuraltext.eval.EvalRunner;
 import dev.neuraltext.eval.HeadToHead;
@@ -159,10 +160,65 @@ final class EvalHarness {
             }
             index(retriever, dataset.documents());
             cache.flush();
-            return FusionFit.collect(dataset, retriever, progress);
+            FusionFit.DatasetLegs legs = FusionFit.collect(dataset, retriever, progress);
+            return legs.withExtra(extraLists(dataset), extraFiles);
         } finally {
             closeOwned();
         }
+    }
+
+    private Map<String, String> extraFiles = Map.of();
+
+    /**
+     * The extra lists of {@link BeyondWeights}: file-level and feedback BM25 always; with the system property
+     * {@code nt.denseWindows=<chars>} the dense leg over windows, and with {@code nt.secondDense=<preset>} a second
+     * exhaustive dense leg (its embeddings cached like the first's).
+     */
+    private Map<String, List<List<LegResult>>> extraLists(EvalDataset dataset) {
+        Map<String, List<List<LegResult>>> out = new java.util.LinkedHashMap<>();
+        progress.start("extra lists " + dataset.name(), dataset.queries().size());
+        ExtraLegs extra = new ExtraLegs(dataset);
+        extraFiles = extra.files();
+        List<List<LegResult>> file = new ArrayList<>();
+        List<List<LegResult>> prf = new ArrayList<>();
+        int i = 0;
+        for (EvalQuery q : dataset.queries()) {
+            file.add(extra.fileBm25(q.text()));
+            prf.add(extra.feedbackBm25(q.text(), 3, 5));
+            progress.update(++i);
+        }
+        progress.finish();
+        GrepPeer grep = new GrepPeer();
+        grep.index(dataset.documents(), ProgressBar.silent());
+        List<List<LegResult>> literal = new ArrayList<>();
+        for (EvalQuery q : dataset.queries()) {
+            List<LegResult> list = new ArrayList<>();
+            List<String> ids = grep.search(q.text(), FusionFit.LEG_DEPTH).ids();
+            for (int r = 0; r < ids.size(); r++) {
+                list.add(new LegResult(ids.get(r), 1.0 / (r + 1)));
+            }
+            literal.add(list);
+        }
+        out.put(BeyondWeights.FILE_BM25, file);
+        out.put(BeyondWeights.GREP, literal);
+        out.put("BM25 + feedback (RM3, 3 chunks, 5 terms)", prf);
+        Integer windows = Integer.getInteger("nt.denseWindows");
+        if (windows != null) {
+            DenseWindows.Lists w = DenseWindows.collect(dataset, embedder, windows);
+            cache.flush();
+            out.put(BeyondWeights.DENSE_PREFIX + " windows of " + windows + " chars, max", w.max());
+            out.put(BeyondWeights.DENSE_PREFIX + " windows of " + windows + " chars, mean", w.mean());
+        }
+        String second = System.getProperty("nt.secondDense");
+        if (second != null) {
+            OnnxEmbedder onnx = OnnxEmbedder.preset(EmbeddingPreset.byId(second));
+            owned.add(onnx);
+            EmbeddingCache secondCache = new EmbeddingCache(onnx, settings.cacheDir());
+            DenseWindows.Lists w = DenseWindows.collect(dataset, secondCache, Integer.MAX_VALUE);
+            secondCache.flush();
+            out.put(BeyondWeights.DENSE_PREFIX + " " + second, w.max());
+        }
+        return out;
     }
 
     private EvalReport doRun() {

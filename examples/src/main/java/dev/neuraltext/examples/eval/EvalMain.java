@@ -29,7 +29,10 @@ public final class EvalMain {
      * Runs an evaluation on every dataset and returns the exit code (0). With one dataset the report goes into
      * {@code out}; with several, each dataset's report goes into {@code out/<dataset folder name>} and the combined
      * table into {@code out/combined.md}. With {@code fitFusion}, fits {@link GradedFusion} leave-one-dataset-out
-     * instead ({@link FusionFit}, {@code out/fusion-fit.md}) and runs no techniques. See {@code neural-text eval --help} for the parameters.
+     * instead ({@link FusionFit}, {@code out/fusion-fit.md}), then measures what ranking can add beyond the leg weights
+     * ({@link BeyondWeights}: structure-aware evidence, agreement, file-level and feedback BM25, and with the system
+     * properties {@code nt.denseWindows=<chars>} and {@code nt.secondDense=<preset>} a windowed and a second dense
+     * leg), and runs no techniques. See {@code neural-text eval --help} for the parameters.
      *
      * @throws IllegalArgumentException for bad options (unknown technique, peer or model, missing encoder, two
      *                                  datasets with the same folder name)
@@ -67,6 +70,7 @@ public final class EvalMain {
             if (!fit.fittedOnAll().equals(GradedFusion.defaults())) {
                 text += fit.slices(legs, fit.fittedOnAll(), sliceBy);
             }
+            text += new BeyondWeights(fit, GradedFusion.defaults()).report(legs);
             stdout.print(text);
             if (out != null) {
                 stderr.println("wrote " + ReportWriter.writeText(out.resolve("fusion-fit.md"), text));

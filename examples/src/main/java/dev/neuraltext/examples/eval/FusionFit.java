@@ -35,8 +35,26 @@ final class FusionFit {
     /** Candidates per leg fused, as deep as the retriever's default minimum per-leg limit, doubled for safety. */
     static final int LEG_DEPTH = 200;
 
-    /** One dataset's leg lists. */
-    record DatasetLegs(EvalDataset dataset, List<EvalQuery> queries, List<Map<Leg, List<LegResult>>> legs) {
+    /**
+     * One dataset's leg lists.
+     *
+     * @param extra  further ranked lists per query, by name, for {@link BeyondWeights} (ids are chunk ids, or file keys
+     *               for {@link BeyondWeights#FILE_BM25})
+     * @param fileOf each chunk id's file
+     */
+    record DatasetLegs(EvalDataset dataset, List<EvalQuery> queries, List<Map<Leg, List<LegResult>>> legs,
+            Map<String, List<List<LegResult>>> extra, Map<String, String> fileOf) {
+
+        DatasetLegs(EvalDataset dataset, List<EvalQuery> queries, List<Map<Leg, List<LegResult>>> legs) {
+            this(dataset, queries, legs, Map.of(), Map.of());
+        }
+
+        /** A copy with more extra lists (insertion order kept). */
+        DatasetLegs withExtra(Map<String, List<List<LegResult>>> more, Map<String, String> files) {
+            Map<String, List<List<LegResult>>> all = new java.util.LinkedHashMap<>(extra);
+            all.putAll(more);
+            return new DatasetLegs(dataset, queries, legs, all, files);
+        }
     }
 
     private final EvalRunner runner;
@@ -67,6 +85,28 @@ final class FusionFit {
         }
         progress.finish();
         return new DatasetLegs(dataset, dataset.queries(), all);
+    }
+
+    /** The cut-off k of the metrics. */
+    int k() {
+        return k;
+    }
+
+    /** The name of the MRR metric ({@code mrr@10}). */
+    String mrrName() {
+        return runner.suite().mrr();
+    }
+
+    /** The reciprocal rank of the first relevant id (grade >= 1) among the first k of {@code ids}, else 0. */
+    double reciprocalRank(DatasetLegs d, int query, List<String> ids) {
+        Map<String, Integer> grades = d.dataset().judgments(d.queries().get(query));
+        for (int r = 0; r < Math.min(k, ids.size()); r++) {
+            Integer g = grades.get(d.dataset().canonicalId(ids.get(r)));
+            if (g != null && g >= 1) {
+                return 1.0 / (r + 1);
+            }
+        }
+        return 0;
     }
 
     /** The grid searched: k, bias, code, stop-word and identifier coefficients (log-weight units). */

@@ -34,7 +34,8 @@ class McpDenseIT {
     private static McpServerIT.Server client(Path root, List<String> logs,
             List<McpSchema.ProgressNotification> progress) {
         StdioClientTransport transport = new StdioClientTransport(ServerParameters.builder(McpServerIT.javaBin())
-                .args("-jar", Path.of("target", "neural-text.jar").toAbsolutePath().toString(), "mcp", root.toString(),
+                .args("-jar", Path.of(System.getProperty("nt.buildDirectory", "target"), "neural-text.jar")
+                        .toAbsolutePath().toString(), "mcp", root.toString(),
                         "--check-interval", "300").build(), io.modelcontextprotocol.json.McpJsonDefaults
                                 .getMapper());
         transport.setStdErrorHandler(line -> { });

@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class McpServerIT {
 
-    private static final Path JAR = Path.of("target", "neural-text.jar").toAbsolutePath();
+    private static final Path JAR =
+            Path.of(System.getProperty("nt.buildDirectory", "target"), "neural-text.jar").toAbsolutePath();
     private static final io.modelcontextprotocol.json.McpJsonMapper JSON =
             io.modelcontextprotocol.json.McpJsonDefaults.getMapper();
 
