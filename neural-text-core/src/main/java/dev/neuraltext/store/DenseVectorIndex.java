@@ -251,7 +251,7 @@ final class DenseVectorIndex {
         TopK top = new TopK(limit, idOf);
         final float[] d = data;
         final int dim = dimension;
-        int[] candidates = graph == null ? null : graph.search(q, limit, accept, hnsw.efSearch());
+        int[] candidates = graph == null ? null : graph.search(q, limit, accept, hnsw.beam(limit, graph.size()));
         if (candidates != null) {
             for (int slot : candidates) {
                 top.offer(slot, dot(q, d, slot * dim, dim));

@@ -262,5 +262,58 @@ class DenseGraphSearchTest {
                 .hasMessage("mode");
         assertThat(HnswParams.defaults()).isEqualTo(new HnswParams(16, 100, 100,
                 Runtime.getRuntime().availableProcessors()));
+        assertThatThrownBy(() -> new HnswParams(16, 100, 100, 1, -1))
+                .hasMessage("efSearchScale must be in [0, 1000000000] (0: a fixed beam), got -1");
+    }
+
+    @Test
+    void theBeamGrowsWithTheGraphBeyondTheScale() {
+        HnswParams p = HnswParams.defaults();
+        assertThat(p.efSearchScale()).isEqualTo(HnswParams.DEFAULT_EF_SEARCH_SCALE);
+        assertThat(p.beam(10, 1_000)).isEqualTo(100); // efSearch
+        assertThat(p.beam(300, 1_000)).isEqualTo(300); // never below the limit
+        assertThat(p.beam(100, 125_000)).isEqualTo(100);
+        assertThat(p.beam(100, 125_001)).isEqualTo(101); // rounded up
+        assertThat(p.beam(100, 1_000_000)).isEqualTo(800);
+        assertThat(p.beam(100, 500_000_000)).isEqualTo(HnswParams.MAX_BEAM);
+        assertThat(p.beam(20_000, 500_000_000)).isEqualTo(20_000);
+        assertThat(p.withEfSearchScale(0).beam(100, 1_000_000)).isEqualTo(100);
+    }
+
+    @Test
+    void aBeamScaledToTheGraphFindsWhatAFixedNarrowOneMisses() {
+        List<IndexedCase> cases = corpus(); // 1,800 vectors
+        InMemoryCaseStore exact = store(DenseSearch.EXACT, cases);
+        InMemoryCaseStore fixed = InMemoryCaseStore.builder().denseSearch(DenseSearch.ANN)
+                .hnswParams(new HnswParams(8, 32, 1, 2, 0)).build();
+        fixed.upsert(cases);
+        // the same graph parameters, but a beam of 1 per 20 vectors: 90 here
+        InMemoryCaseStore scaled = InMemoryCaseStore.builder().denseSearch(DenseSearch.ANN)
+                .hnswParams(new HnswParams(8, 32, 1, 2, 20)).build();
+        scaled.upsert(cases);
+        double fixedRecall = recallAt10WithLimit(fixed, exact, 10, 100);
+        double scaledRecall = recallAt10WithLimit(scaled, exact, 10, 100);
+        assertThat(scaledRecall).as("recall@10 with a scaled beam (fixed: %s)", fixedRecall)
+                .isGreaterThan(fixedRecall + 0.05).isGreaterThanOrEqualTo(0.9);
+    }
+
+    private double recallAt10WithLimit(InMemoryCaseStore ann, InMemoryCaseStore exact, int limit, int queries) {
+        Random queryRandom = new Random(21);
+        long found = 0;
+        long total = 0;
+        for (int i = 0; i < queries; i++) {
+            float[] q = centres[queryRandom.nextInt(CLUSTERS)].clone();
+            for (int k = 0; k < DIM; k++) {
+                q[k] += (float) (0.3 * queryRandom.nextGaussian());
+            }
+            Set<String> truth = new HashSet<>(dense(exact, q, limit, PayloadFilter.all()));
+            for (String id : dense(ann, q, limit, PayloadFilter.all())) {
+                if (truth.contains(id)) {
+                    found++;
+                }
+            }
+            total += truth.size();
+        }
+        return (double) found / total;
     }
 }

@@ -180,6 +180,7 @@ public final class ScaleBenchmark {
         int beamWidth = defaults.beamWidth();
         int efSearch = defaults.efSearch();
         int buildThreads = defaults.buildThreads();
+        int efScale = defaults.efSearchScale();
         List<Integer> efSweep = List.of();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -202,6 +203,7 @@ public final class ScaleBenchmark {
                 case "--hnsw-beam" -> beamWidth = BenchOptions.positive(args[++i], a);
                 case "--hnsw-ef" -> efSearch = BenchOptions.positive(args[++i], a);
                 case "--hnsw-threads" -> buildThreads = BenchOptions.positive(args[++i], a);
+                case "--hnsw-ef-scale" -> efScale = BenchOptions.nonNegative(args[++i], a);
                 case "--ef-sweep" -> efSweep = efList(args[++i], a);
                 case "--help", "-h" -> {
                     return null;
@@ -216,7 +218,7 @@ public final class ScaleBenchmark {
             dataset = BenchOptions.defaultDataset();
         }
         return new Options(dataset, docs, queries, dimension, limit, legLimit, warmup, passes, dense, dense && hnsw,
-                json, seed, vectors, denseSearch, new HnswParams(m, beamWidth, efSearch, buildThreads), efSweep);
+                json, seed, vectors, denseSearch, new HnswParams(m, beamWidth, efSearch, buildThreads, efScale), efSweep);
     }
 
     private static List<Integer> efList(String value, String option) {
@@ -481,7 +483,8 @@ public final class ScaleBenchmark {
 
     /**
      * The dense and hybrid legs again, for each {@code --ef-sweep} value: the saved store loaded with that
-     * {@code efSearch} (the graph is read, not rebuilt), its recall@10 against the exact scan and its latency.
+     * {@code efSearch} as a fixed beam (efSearchScale 0; the graph is read, not rebuilt), its recall@10 against the
+     * exact scan and its latency.
      */
     private void sweepEf(Path dir, IndexFingerprint fingerprint, String[] ids, String[] queryTexts, float[][] vectors,
             float[][] queryVectors) throws IOException {
@@ -491,7 +494,7 @@ public final class ScaleBenchmark {
         for (int ef : options.efSweep()) {
             usedHeapAfterGc();
             InMemoryCaseStore store = InMemoryCaseStore.builder().denseSearch(options.denseSearch())
-                    .hnswParams(new HnswParams(base.maxConnections(), base.beamWidth(), ef, base.buildThreads()))
+                    .hnswParams(new HnswParams(base.maxConnections(), base.beamWidth(), ef, base.buildThreads(), 0))
                     .load(dir, fingerprint);
             String engine = OURS + "-ef" + ef;
             List<Runner> runners = List.of(
@@ -897,8 +900,8 @@ public final class ScaleBenchmark {
         out.println("  --no-dense   BM25 only; --no-hnsw: skip the Lucene HNSW builds (slow at 1M)");
         out.println("  --dense-search  auto (default: exact below " + DenseSearch.AUTO_ANN_THRESHOLD
                 + " vectors, HNSW graph above), exact or ann");
-        out.println("  --hnsw-m, --hnsw-beam, --hnsw-ef, --hnsw-threads  the graph's HnswParams (defaults "
-                + HnswParams.defaults() + ")");
+        out.println("  --hnsw-m, --hnsw-beam, --hnsw-ef, --hnsw-threads, --hnsw-ef-scale  the graph's HnswParams"
+                + " (defaults " + HnswParams.defaults() + "; --hnsw-ef-scale 0: a fixed beam)");
         out.println("  --ef-sweep   EF[,EF...]: after the main run, load the saved store with each efSearch and time its"
                 + " dense and hybrid legs again, with recall@10 (the graph is built once)");
         out.println("  --json       also write every figure to FILE as JSON records");
