@@ -438,16 +438,10 @@ final class Bm25Search {
         if (b.blocks() == 0 || (near < size && docs[near] >= target)) {
             return advance(p, from, target);
         }
-        int[] last = b.blockLast();
-        int lo = -1; // last[lo] < target (or lo = -1)
-        int hi = b.blocks(); // last[hi] >= target (or hi = blocks)
-        while (lo + 1 < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (last[mid] < target) {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
+        // the first block whose last doc is >= target (block ends are strictly increasing)
+        int hi = Arrays.binarySearch(b.blockLast(), 0, b.blocks(), target);
+        if (hi < 0) {
+            hi = -hi - 1;
         }
         if (hi == b.blocks()) {
             return size; // every posting is before target

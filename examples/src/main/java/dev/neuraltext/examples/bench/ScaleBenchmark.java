@@ -225,8 +225,9 @@ public final class ScaleBenchmark {
         List<Integer> out = new ArrayList<>();
         for (String part : value.split(",")) {
             int ef = BenchOptions.positive(part.trim(), option);
-            if (ef > 10_000) {
-                throw new IllegalArgumentException(option + " values must be at most 10000, got " + ef);
+            if (ef > HnswParams.MAX_BEAM) {
+                throw new IllegalArgumentException(option + " values must be at most " + HnswParams.MAX_BEAM
+                        + ", got " + ef);
             }
             out.add(ef);
         }

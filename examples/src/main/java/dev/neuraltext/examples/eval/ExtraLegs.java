@@ -73,8 +73,7 @@ final class ExtraLegs {
         if (path != null && !path.isBlank()) {
             return path;
         }
-        int hash = c.id().indexOf('#');
-        return hash < 0 ? c.id() : c.id().substring(0, hash);
+        return IndexedChunk.idPath(c.id());
     }
 
     /** Each chunk id's file ({@link #fileOf(ChunkInput)}). */

@@ -61,7 +61,8 @@ final class IndexedChunk {
         return doc.toChunkInput();
     }
 
-    private static String idPath(String id) {
+    /** The path part of a BEIR id ({@code path#Symbol}): the id before its first {@code #}, or the whole id. */
+    static String idPath(String id) {
         int hash = id.indexOf('#');
         return hash < 0 ? id : id.substring(0, hash);
     }
