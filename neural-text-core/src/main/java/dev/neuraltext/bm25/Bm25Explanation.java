@@ -64,16 +64,15 @@ public record Bm25Explanation(String id, double score, int documents, List<TermE
             if (term < 0 || qt.getValue() <= 0) {
                 continue;
             }
-            Postings p = index.postings(term);
-            int i = p.firstEntry(doc);
-            if (i < 0) {
+            Postings.Cursor postings = index.postings(term).cursor();
+            if (postings.advance(doc) != doc) {
                 continue;
             }
             TreeMap<String, FieldStats> fields = new TreeMap<>();
             double tf = 0;
-            for (; i < p.size && p.docs[i] == doc; i++) {
-                int f = p.fieldTf[i] >>> Postings.FIELD_SHIFT;
-                int raw = p.fieldTf[i] & Postings.TF_MASK;
+            for (; postings.doc() == doc; postings.next()) {
+                int f = postings.fieldTf() >>> Postings.FIELD_SHIFT;
+                int raw = postings.fieldTf() & Postings.TF_MASK;
                 double avg = index.averageLength(f);
                 double b = index.fieldB(f);
                 int length = index.fieldLength(f, doc);

@@ -8,7 +8,7 @@ import java.util.Objects;
  * over fields into a document's score for the term.
  * <pre>
  *   idf(t)     = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5))                    {@link #idf(long, long)}
- *   tf_f       = w_f * tf(t,f,d) / (1 - b_f + b_f / avglen(f) * len(f,d))    {@link #fieldTf(double, int, double, double, int)}
+ *   tf_f       = tf(t,f,d) * w_f / (1 - b_f + b_f / avglen(f) * len(f,d))    {@link #fieldTf(double, int, double, double, int)}
  *   tf~(t,d)   = sum_f tf_f
  *   score(t,d) = q(t) * idf(t) * tf~ / (k1 + tf~)                            {@link #score(double, double)}
  * </pre>
@@ -53,8 +53,22 @@ public final class Bm25FScorer {
     }
 
     /**
+     * The factor of a field's term frequency in a document of that field length:
+     * {@code weight / (1 - b + lengthFactor * length)}. It depends on the document, not on the term, so a search can
+     * compute it once per length (as Lucene caches its norms) and multiply.
+     *
+     * @param weight       the field's weight {@code w_f}
+     * @param b            the field's {@code b}
+     * @param lengthFactor {@link #lengthFactor(double, double)} of the field
+     * @param length       the number of terms in the field of this document
+     */
+    public static double fieldNorm(double weight, double b, double lengthFactor, int length) {
+        return weight / (1 - b + lengthFactor * length);
+    }
+
+    /**
      * One field's weighted, length-normalised term frequency:
-     * {@code weight * tf / (1 - b + lengthFactor * length)}.
+     * {@code tf * fieldNorm(weight, b, lengthFactor, length)}.
      *
      * @param weight       the field's weight {@code w_f}
      * @param tf           the term's occurrences in the field (1 in a binary field)
@@ -63,7 +77,7 @@ public final class Bm25FScorer {
      * @param length       the number of terms in the field of this document
      */
     public static double fieldTf(double weight, int tf, double b, double lengthFactor, int length) {
-        return weight * tf / (1 - b + lengthFactor * length);
+        return tf * fieldNorm(weight, b, lengthFactor, length);
     }
 
     /** The saturation {@code tfTilde / (k1 + tfTilde)}, in [0, 1): the document-side weight of a term. */

@@ -10,13 +10,14 @@ import java.util.function.Predicate;
  * The top-k search of a {@link Bm25Index} over its {@link InvertedIndex}, scored by {@link Bm25FScorer}: document at a
  * time with block-max MaxScore dynamic pruning (Turtle and Flood, 1995; Ding and Suel, 2011), as Lucene's
  * {@code MaxScoreBulkScorer} does. Postings of at least {@link InvertedIndex#BLOCK_SIZE} entries carry per-block
- * bounds (the largest {@code tf~} in each block of about 128 entries); shorter ones a single bound. The doc ordinals are
+ * bounds (the largest {@code tf~} in each block of 128 entries); shorter ones a single bound. The doc ordinals are
  * walked in windows that end where a block of an essential term ends (but span at least {@link #MIN_WINDOW_PER_TERM}
  * ordinals per essential term, and more, up to {@link #MAX_MIN_WINDOW}, while windows average fewer than
- * {@link #MIN_WINDOW_PER_TERM} candidates per term, so that bounds are not recomputed for every few documents). In each window every query
- * term has an upper bound, its score at its largest {@code tf~} over the blocks the window touches. Terms are sorted
- * by bound; once the top k is full, the longest prefix of low-bound terms whose bounds add up to less than the k-th
- * score is <em>non-essential</em>: a document that has only those terms cannot enter the top k, so candidates come
+ * {@link #MIN_WINDOW_PER_TERM} candidates per term, so that bounds are not recomputed for every few documents). In
+ * each window every query term has an upper bound, its score at its largest {@code tf~} over the blocks the window
+ * touches. Terms are sorted by bound per posting entry, as Lucene sorts them by bound per cost: once the top k is full,
+ * the longest prefix of terms whose bounds add up to less than the k-th score is <em>non-essential</em> (so the long
+ * postings of common words go first): a document that has only those terms cannot enter the top k, so candidates come
  * from the essential terms alone, and a candidate's non-essential terms are looked up (skipping their postings
  * forward) only while its score could still reach the k-th score. A window whose bounds add up to less than the k-th
  * score is skipped whole. Bounds are widened by a relative {@code 1e-9}, so rounding never prunes a document that
@@ -28,7 +29,7 @@ import java.util.function.Predicate;
  * excludes the best documents still fills the limit. Ties are broken by doc ordinal (ascending: the document indexed
  * first wins, as Lucene breaks ties by doc id), so a document that only ties the k-th score is rejected with one
  * comparison. The top k is kept in primitive arrays, no object is made per candidate, and nothing allocated grows with
- * the index: the cost is in the postings read.
+ * the index: the cost is in the postings read, which {@link Postings.Cursor} decodes a group of 16 entries at a time.
  *
  * <p>Stateless; the caller holds the index's read lock.
  */
@@ -61,7 +62,8 @@ final class Bm25Search {
         FieldScoring fields = index.fieldScoring();
         // the query's terms, in query order
         int m = 0;
-        Postings[] postings = new Postings[queryTerms.size()];
+        Postings.Cursor[] postings = new Postings.Cursor[queryTerms.size()];
+        double[] cost = new double[postings.length];
         double[] weight = new double[postings.length];
         double[] globalBound = new double[postings.length];
         InvertedIndex.TermBound[] bounds = new InvertedIndex.TermBound[postings.length];
@@ -71,7 +73,9 @@ final class Bm25Search {
             if (term < 0 || qw <= 0) {
                 continue;
             }
-            postings[m] = index.postings(term);
+            Postings p = index.postings(term);
+            postings[m] = p.cursor();
+            cost[m] = p.size();
             weight[m] = qw * Bm25FScorer.idf(index.live(), index.df(term));
             bounds[m] = index.bound(term, fields);
             globalBound[m] = scorer.score(weight[m], bounds[m].maxTfTilde()) * SLACK;
@@ -80,13 +84,14 @@ final class Bm25Search {
         if (m == 0) {
             return List.of();
         }
-        int[] cursor = new int[m];
         int[] blockCursor = new int[m];
         double[] contribution = new double[m];
         int[] scoredDoc = new int[m];
         Arrays.fill(scoredDoc, -1);
         double[] bound = new double[m];
+        double[] boundPerCost = new double[m];
         int[] order = new int[m];
+        int[] partition = new int[m];
         double[] prefix = new double[m];
         boolean[] essentialTerm = new boolean[m];
         for (int k = 0; k < m; k++) {
@@ -128,38 +133,67 @@ final class Bm25Search {
                 long least = windowStart + Math.max((long) MIN_WINDOW_PER_TERM * (m - essential), minWindow);
                 windowEnd = (int) Math.min(maxDoc, Math.max(windowEnd, least));
                 for (int j = 0; j < m; j++) {
-                    bound[j] = windowBound(j, windowStart, windowEnd, postings, bounds, cursor, blockCursor,
-                            globalBound, weight, scorer);
+                    bound[j] = windowBound(j, windowStart, windowEnd, postings, bounds, blockCursor, globalBound,
+                            weight, scorer);
+                    boundPerCost[j] = bound[j] / cost[j];
                 }
-                sortByBound(bound, order, m);
-                for (int k = 0; k < m; k++) {
-                    prefix[k] = (k == 0 ? 0 : prefix[k - 1]) + bound[order[k]];
+                double sum = 0;
+                for (int j = 0; j < m; j++) {
+                    sum += bound[j];
                 }
-                if (prefix[m - 1] * SLACK < threshold) {
+                if (sum * SLACK < threshold) {
                     windowStart = windowEnd; // no document of this window can enter the top k
                     continue;
                 }
+                // partitioned as Lucene's MaxScoreBulkScorer does: in order of bound per posting entry, each term
+                // whose bound still fits under the k-th score, with the non-essential ones before it, is made
+                // non-essential (the others stay essential and are passed over), so that the long postings of common
+                // words are looked up for candidates rather than read whole
+                sortBy(boundPerCost, order, m);
                 essential = 0;
-                while (essential < m && prefix[essential] * SLACK < threshold) {
-                    essential++;
+                int essentialFromEnd = m;
+                double nonEssentialSum = 0;
+                for (int k = 0; k < m; k++) {
+                    int j = order[k];
+                    if ((nonEssentialSum + bound[j]) * SLACK < threshold) {
+                        nonEssentialSum += bound[j];
+                        partition[essential++] = j;
+                    } else {
+                        partition[--essentialFromEnd] = j;
+                    }
                 }
                 for (int k = 0; k < m; k++) {
+                    // the essential terms, kept in their sorted order after the non-essential ones
+                    order[k] = k < essential ? partition[k] : partition[m - 1 - (k - essential)];
+                    prefix[k] = (k == 0 ? 0 : prefix[k - 1]) + bound[order[k]];
                     essentialTerm[order[k]] = k >= essential;
                 }
             }
             int nextWindow = windowEnd;
             boolean stop = false;
-            for (int innerStart = windowStart; innerStart < windowEnd && !stop; innerStart += INNER_WINDOW) {
+            int innerStart = windowStart;
+            while (innerStart < windowEnd && !stop) {
+                // an inner window starts at the first essential posting, as Lucene's starts at its essential queue's
+                // top: stretches without candidates are not walked
+                int first = windowEnd;
+                for (int k = essential; k < m; k++) {
+                    first = Math.min(first, postings[order[k]].advance(innerStart));
+                }
+                if (first >= windowEnd) {
+                    break;
+                }
+                innerStart = first;
                 int innerEnd = Math.min(windowEnd, innerStart + INNER_WINDOW);
                 // essential terms, one at a time over the inner window: each one's contribution per document, and
                 // their sum (in any order: it only decides pruning, with slack)
                 boolean any = false;
                 for (int k = essential; k < m; k++) {
                     int j = order[k];
-                    any |= accumulate(postings[j], bounds[j], j, innerStart, innerEnd, cursor, fields, scorer,
-                            weight, termScore[j], partialSum, matched);
+                    any |= accumulate(postings[j], innerStart, innerEnd, fields, scorer, weight[j], termScore[j],
+                            partialSum, matched);
                 }
                 if (!any) {
+                    innerStart = innerEnd;
                     continue;
                 }
                 for (int w = 0; w < matched.length; w++) {
@@ -179,10 +213,8 @@ final class Bm25Search {
                                 break;
                             }
                             int j = order[k];
-                            Postings p = postings[j];
-                            cursor[j] = advance(p, bounds[j], cursor[j], doc);
-                            if (cursor[j] < p.size && p.docs[cursor[j]] == doc) {
-                                partial += score(p, j, doc, cursor, fields, scorer, weight, contribution, scoredDoc);
+                            if (postings[j].advance(doc) == doc) {
+                                partial += score(postings[j], j, doc, fields, scorer, weight, contribution, scoredDoc);
                             }
                         }
                         // partial now sums every term the document has, in another order than the exact sum: with
@@ -196,11 +228,10 @@ final class Bm25Search {
                                     score += contribution[j];
                                 }
                             }
-                            // the filter is asked only about documents that could enter the top k; a null id is a
-                            // deleted document (looked up last: the id table is the one array here as long as the index)
-                            String id;
-                            if (top.competitive(score, doc) && (id = index.id(doc)) != null
-                                    && (accept == null || accept.test(id))) {
+                            // the filter is asked only about documents that could enter the top k; a deleted
+                            // document is told by a bit, and an id is looked up only for a filter
+                            if (top.competitive(score, doc) && index.isLive(doc)
+                                    && (accept == null || accept.test(index.id(doc)))) {
                                 top.add(score, doc);
                                 if (top.full()) {
                                     threshold = top.worstScore();
@@ -224,6 +255,7 @@ final class Bm25Search {
                         stop = essential == m; // nothing left in this window can enter
                     }
                 }
+                innerStart = innerEnd;
             }
             windowStart = nextWindow;
         }
@@ -234,35 +266,50 @@ final class Bm25Search {
      * Term {@code j}'s bound on the window {@code [start, end)}: for blocked postings its score at the largest
      * {@code tf~} of the blocks the window touches, otherwise its global bound while it has a posting in the window.
      */
-    private static double windowBound(int j, int start, int end, Postings[] postings, InvertedIndex.TermBound[] bounds,
-            int[] cursor, int[] blockCursor, double[] globalBound, double[] weight, Bm25FScorer scorer) {
+    private static double windowBound(int j, int start, int end, Postings.Cursor[] postings,
+            InvertedIndex.TermBound[] bounds, int[] blockCursor, double[] globalBound, double[] weight,
+            Bm25FScorer scorer) {
         InvertedIndex.TermBound b = bounds[j];
         if (b.blocks() == 0) {
-            Postings p = postings[j];
-            int c = cursor[j] = advance(p, cursor[j], start);
-            return c < p.size && p.docs[c] < end ? globalBound[j] : 0;
+            return postings[j].advance(start) < end ? globalBound[j] : 0;
         }
         int c = blockCursor[j] = seekBlock(b, blockCursor[j], start);
         int[] last = b.blockLast();
         float[] max = b.blockMax();
+        int[] superLast = b.superLast();
+        float[] superMax = b.superMax();
+        int superMask = (1 << InvertedIndex.SUPER_SHIFT) - 1;
         float tf = 0;
-        for (; c < b.blocks(); c++) {
+        while (c < b.blocks()) {
+            int s = c >>> InvertedIndex.SUPER_SHIFT;
+            if ((c & superMask) == 0 && superLast[s] < end - 1) { // the whole superblock is in the window
+                tf = Math.max(tf, superMax[s]);
+                c += superMask + 1;
+                continue;
+            }
             tf = Math.max(tf, max[c]);
             if (last[c] >= end - 1) {
                 break;
             }
+            c++;
         }
         return tf == 0 ? 0 : scorer.score(weight[j], tf) * SLACK;
     }
 
-    /** The first block at or after {@code from} whose last doc is at least {@code target}. */
+    /** The first block at or after {@code from} whose last doc is at least {@code target}, skipping superblocks. */
     private static int seekBlock(InvertedIndex.TermBound b, int from, int target) {
         int[] last = b.blockLast();
+        int[] superLast = b.superLast();
+        int superMask = (1 << InvertedIndex.SUPER_SHIFT) - 1;
         int c = from;
         while (c < b.blocks() && last[c] < target) {
-            c++;
+            if ((c & superMask) == 0 && superLast[c >>> InvertedIndex.SUPER_SHIFT] < target) {
+                c += superMask + 1;
+            } else {
+                c++;
+            }
         }
-        return c;
+        return Math.min(c, b.blocks());
     }
 
     /**
@@ -352,7 +399,9 @@ final class Bm25Search {
 
         /** The hits with their ids, best first; empties the heap. */
         List<LegResult> bestFirst(InvertedIndex index) {
-            LegResult[] out = new LegResult[size];
+            int n = size;
+            double[] bestScore = new double[n];
+            int[] bestDoc = new int[n];
             while (size > 0) {
                 double s = score[0];
                 int d = doc[0];
@@ -360,56 +409,54 @@ final class Bm25Search {
                 if (size > 0) {
                     siftDown(0, score[size], doc[size]);
                 }
-                out[size] = new LegResult(index.id(d), s);
+                bestScore[size] = s;
+                bestDoc[size] = d;
+            }
+            // ids are read in a loop of their own, whose iterations do not depend on each other, so that the processor
+            // overlaps their cache misses
+            LegResult[] out = new LegResult[n];
+            for (int i = 0; i < n; i++) {
+                out[i] = new LegResult(index.id(bestDoc[i]), bestScore[i]);
             }
             return List.of(out);
         }
     }
 
     /**
-     * Scores term {@code j} on every document of {@code [start, end)} it has: its contribution into
-     * {@code termScore[doc - start]}, added to {@code partialSum}, the document's bit set in {@code matched}; moves its
-     * cursor to {@code end}. Returns whether any document got a positive contribution.
+     * Scores a term on every document of {@code [start, end)} its postings have: its contribution into
+     * {@code termScore[doc - start]}, added to {@code partialSum}, the document's bit set in {@code matched}; leaves
+     * the cursor on the first entry at or after {@code end}. Returns whether any document got a positive contribution.
      */
-    private static boolean accumulate(Postings p, InvertedIndex.TermBound b, int j, int start, int end, int[] cursor,
-            FieldScoring fields, Bm25FScorer scorer, double[] weight, double[] termScore, double[] partialSum,
-            long[] matched) {
-        int i = advance(p, b, cursor[j], start);
-        int[] docs = p.docs;
-        int[] fieldTf = p.fieldTf;
-        int size = p.size;
-        double w = weight[j];
+    private static boolean accumulate(Postings.Cursor postings, int start, int end, FieldScoring fields,
+            Bm25FScorer scorer, double weight, double[] termScore, double[] partialSum, long[] matched) {
+        int doc = postings.advance(start);
         boolean any = false;
-        while (i < size && docs[i] < end) {
-            int doc = docs[i];
+        while (doc < end) {
+            int d = doc;
             double tf = 0;
             do {
-                tf += fields.tf(fieldTf[i], doc);
-                i++;
-            } while (i < size && docs[i] == doc);
+                tf += fields.tf(postings.fieldTf(), d);
+                doc = postings.next();
+            } while (doc == d);
             if (tf > 0) {
-                double c = scorer.score(w, tf);
-                int o = doc - start;
+                double c = scorer.score(weight, tf);
+                int o = d - start;
                 termScore[o] = c;
                 partialSum[o] += c;
                 matched[o >>> 6] |= 1L << o;
                 any = true;
             }
         }
-        cursor[j] = i;
         return any;
     }
 
     /** Scores term {@code j} at {@code doc} (its cursor is on doc's first entry) and moves the cursor past doc. */
-    private static double score(Postings p, int j, int doc, int[] cursor, FieldScoring fields, Bm25FScorer scorer,
+    private static double score(Postings.Cursor postings, int j, int doc, FieldScoring fields, Bm25FScorer scorer,
             double[] weight, double[] contribution, int[] scoredDoc) {
-        int i = cursor[j];
         double tf = 0;
         do {
-            tf += fields.tf(p.fieldTf[i], doc);
-            i++;
-        } while (i < p.size && p.docs[i] == doc);
-        cursor[j] = i;
+            tf += fields.tf(postings.fieldTf(), doc);
+        } while (postings.next() == doc);
         if (tf <= 0) {
             return 0;
         }
@@ -418,70 +465,11 @@ final class Bm25Search {
         return contribution[j];
     }
 
-    /** Entries looked at directly before {@link #advance(Postings, InvertedIndex.TermBound, int, int)} skips blocks. */
-    private static final int NEAR = 16;
-
-    /**
-     * The first entry at or after {@code from} whose doc is {@code >= target}, as a skip list finds it (Lucene's
-     * postings skip the same way): a target within {@link #NEAR} entries is galloped to; a farther one is first
-     * located among the block ends of {@code b} (about one int per {@link InvertedIndex#BLOCK_SIZE} entries, so the
-     * search stays in cache), then galloped to inside its block. Postings of millions of entries are thus touched in
-     * one block, not at every probe of a search over the whole array.
-     */
-    static int advance(Postings p, InvertedIndex.TermBound b, int from, int target) {
-        int[] docs = p.docs;
-        int size = p.size;
-        if (from >= size || docs[from] >= target) {
-            return from;
-        }
-        int near = from + NEAR;
-        if (b.blocks() == 0 || (near < size && docs[near] >= target)) {
-            return advance(p, from, target);
-        }
-        // the first block whose last doc is >= target (block ends are strictly increasing)
-        int hi = Arrays.binarySearch(b.blockLast(), 0, b.blocks(), target);
-        if (hi < 0) {
-            hi = -hi - 1;
-        }
-        if (hi == b.blocks()) {
-            return size; // every posting is before target
-        }
-        // every entry before block hi is before target, and block hi holds a doc >= target
-        return advance(p, Math.max(from, hi == 0 ? 0 : b.blockEnd()[hi - 1]), target);
-    }
-
-    /** The first entry at or after {@code from} whose doc is {@code >= target}: galloping, then binary search. */
-    static int advance(Postings p, int from, int target) {
-        int[] docs = p.docs;
-        int size = p.size;
-        if (from >= size || docs[from] >= target) {
-            return from;
-        }
-        int step = 1;
-        int lo = from; // docs[lo] < target
-        int hi = from + 1;
-        while (hi < size && docs[hi] < target) {
-            lo = hi;
-            step <<= 1;
-            hi = from + step;
-        }
-        hi = Math.min(hi, size); // the answer is in (lo, hi]
-        while (lo + 1 < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (docs[mid] < target) {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        return hi;
-    }
-
-    /** Fills {@code order[0..m-1]} with the term indexes sorted by {@code bound} ascending (insertion sort: m is small). */
-    private static void sortByBound(double[] bound, int[] order, int m) {
+    /** Fills {@code order[0..m-1]} with the term indexes sorted by {@code key} ascending (insertion sort: m is small). */
+    private static void sortBy(double[] key, int[] order, int m) {
         for (int k = 0; k < m; k++) {
             int j = k;
-            while (j > 0 && bound[order[j - 1]] > bound[k]) {
+            while (j > 0 && key[order[j - 1]] > key[k]) {
                 order[j] = order[j - 1];
                 j--;
             }

@@ -37,15 +37,18 @@ final class InvertedIndex {
     private double[] fieldW = new double[4];
     private double[] fieldB = new double[4];
     private int[][] fieldLen = new int[4][];
+    private byte[][] fieldShortLen = new byte[4][]; // FieldScoring.shortLength of fieldLen, what searches read
     private long[] fieldLenSum = new long[4];
     private int[] fieldDocCount = new int[4];
 
     private final HashMap<String, Integer> idToDoc = new HashMap<>();
     private String[] docIds = new String[64];
+    private long[] liveBits = new long[1]; // bit d: docIds[d] != null (what searches test: 1 bit, not a reference)
     private byte[][] docTerms = new byte[64][]; // per doc its distinct terms, for delete: see TermSet
     private int maxDoc;
     private int live;
     private long version;
+    private FieldScoring scoring; // of some version; written by searches under the read lock
 
     InvertedIndex(Map<String, Double> weights, Map<String, Double> bs, double defaultB) {
         this.weights = weights;
@@ -95,6 +98,19 @@ final class InvertedIndex {
         return docIds[doc];
     }
 
+    /** Whether the document at a doc ordinal is live (not deleted). */
+    boolean isLive(int doc) {
+        return (liveBits[doc >>> 6] & (1L << doc)) != 0;
+    }
+
+    private void setLive(int doc, boolean isLive) {
+        if (isLive) {
+            liveBits[doc >>> 6] |= 1L << doc;
+        } else {
+            liveBits[doc >>> 6] &= ~(1L << doc);
+        }
+    }
+
     boolean contains(String id) {
         return idToDoc.containsKey(id);
     }
@@ -130,32 +146,52 @@ final class InvertedIndex {
         return fieldDocCount[field] == 0 ? 1.0 : (double) fieldLenSum[field] / fieldDocCount[field];
     }
 
-    /** The per-field parameters of scoring at the current statistics: weights, b, length factors and lengths. */
+    /**
+     * The per-field parameters of scoring at the current statistics: weights, b, length factors, lengths and norms.
+     * Computed on the first search after a change and cached; searches racing to compute it compute the same value,
+     * and the record's final fields publish it whole.
+     */
     FieldScoring fieldScoring() {
+        FieldScoring cached = scoring;
+        if (cached != null && cached.version() == version) {
+            return cached;
+        }
         int fields = fieldNames.size();
         double[] w = new double[fields];
         double[] b = new double[fields];
         double[] lengthFactor = new double[fields];
         int[][] lengths = new int[fields][];
+        byte[][] shortLengths = new byte[fields][];
+        double[][] norm = new double[fields][FieldScoring.LONG_LENGTH];
         for (int f = 0; f < fields; f++) {
             w[f] = fieldW[f];
             b[f] = fieldB[f];
             lengthFactor[f] = Bm25FScorer.lengthFactor(b[f], averageLength(f));
             lengths[f] = fieldLen[f];
+            shortLengths[f] = fieldShortLen[f];
+            for (int l = 0; l < FieldScoring.LONG_LENGTH; l++) {
+                norm[f][l] = Bm25FScorer.fieldNorm(w[f], b[f], lengthFactor[f], l);
+            }
         }
-        return new FieldScoring(w, b, lengthFactor, lengths);
+        cached = new FieldScoring(version, w, b, lengthFactor, lengths, shortLengths, norm);
+        scoring = cached;
+        return cached;
     }
 
-    /** Posting entries per block: a block closes at the first document boundary at or after this many entries. */
-    static final int BLOCK_SIZE = 128;
+    /** Posting entries per block of bounds: {@code 1 << BLOCK_SHIFT}, eight of the postings' packed groups. */
+    static final int BLOCK_SHIFT = 7;
+    static final int BLOCK_SIZE = 1 << BLOCK_SHIFT;
+
+    /** Blocks per superblock ({@code 1 << SUPER_SHIFT}): the second level of the bounds, for wide windows. */
+    static final int SUPER_SHIFT = 3;
 
     /**
      * The bounds of {@code term}'s {@code tf~} over its postings (deleted documents included, so they bound the live
      * ones), with {@code fields} taken at the current version: the largest overall, and for postings of at least
-     * {@link #BLOCK_SIZE} entries the largest in each block of about {@code BLOCK_SIZE} entries, as Lucene keeps
-     * per-block impacts. Computed on the first search after a change and cached per term; searches holding the read
-     * lock may race to compute it, which is harmless: they compute the same value, and a {@link TermBound} is
-     * immutable, so a reader sees either a whole old bound (stale, recomputed) or a whole new one.
+     * {@link #BLOCK_SIZE} entries the largest in each block of {@code BLOCK_SIZE} entries, as Lucene keeps per-block
+     * impacts. Computed on the first search after a change and cached per term; searches holding the read lock may
+     * race to compute it, which is harmless: they compute the same value, and a {@link TermBound} is immutable, so a
+     * reader sees either a whole old bound (stale, recomputed) or a whole new one.
      */
     TermBound bound(int term, FieldScoring fields) {
         TermBound bound = bounds[term];
@@ -169,58 +205,65 @@ final class InvertedIndex {
 
     /** The bounds of postings {@code p} at this version; see {@link #bound}. */
     TermBound boundOf(Postings p, FieldScoring fields) {
-        boolean blocked = p.size >= BLOCK_SIZE;
-        int capacity = blocked ? p.size / BLOCK_SIZE + 1 : 0;
-        int[] blockLast = blocked ? new int[capacity] : null;
-        int[] blockEnd = blocked ? new int[capacity] : null;
-        float[] blockMax = blocked ? new float[capacity] : null;
-        int blocks = 0;
-        int blockStart = 0;
-        float blockUp = 0;
+        int size = p.size();
+        boolean blocked = size >= BLOCK_SIZE;
+        int blocks = blocked ? ((size - 1) >>> BLOCK_SHIFT) + 1 : 0;
+        int[] blockLast = blocked ? new int[blocks] : null;
+        float[] blockMax = blocked ? new float[blocks] : null;
         double max = 0;
-        int i = 0;
-        while (i < p.size) {
-            int doc = p.docs[i];
+        Postings.Cursor c = p.cursor();
+        int doc = c.next();
+        while (doc != Postings.NO_MORE_DOCS) {
+            int first = c.entry();
+            int d = doc;
             double tf = 0;
             do {
-                tf += fields.tf(p.fieldTf[i], doc);
-                i++;
-            } while (i < p.size && p.docs[i] == doc);
+                tf += fields.tf(c.fieldTf(), d);
+                doc = c.next();
+            } while (doc == d);
             max = Math.max(max, tf);
             if (blocked) {
                 float up = (float) tf;
                 if (up < tf) {
                     up = Math.nextUp(up); // rounded up: still a bound
                 }
-                blockUp = Math.max(blockUp, up);
-                if (i - blockStart >= BLOCK_SIZE || i == p.size) {
-                    blockLast[blocks] = doc;
-                    blockEnd[blocks] = i;
-                    blockMax[blocks] = blockUp;
-                    blocks++;
-                    blockStart = i;
-                    blockUp = 0;
+                // a document whose entries straddle two blocks counts whole in both
+                int last = c.entry() - 1;
+                for (int b = first >>> BLOCK_SHIFT; b <= last >>> BLOCK_SHIFT; b++) {
+                    blockMax[b] = Math.max(blockMax[b], up);
+                    blockLast[b] = d;
                 }
             }
         }
-        return blocked ? new TermBound(version, max, blocks, Arrays.copyOf(blockLast, blocks),
-                Arrays.copyOf(blockEnd, blocks), Arrays.copyOf(blockMax, blocks))
-                : new TermBound(version, max, 0, null, null, null);
+        if (!blocked) {
+            return new TermBound(version, max, 0, null, null, null, null);
+        }
+        int supers = ((blocks - 1) >>> SUPER_SHIFT) + 1;
+        int[] superLast = new int[supers];
+        float[] superMax = new float[supers];
+        for (int b = 0; b < blocks; b++) {
+            superLast[b >>> SUPER_SHIFT] = blockLast[b];
+            superMax[b >>> SUPER_SHIFT] = Math.max(superMax[b >>> SUPER_SHIFT], blockMax[b]);
+        }
+        return new TermBound(version, max, blocks, blockLast, blockMax, superLast, superMax);
     }
 
     /**
      * A term's cached {@code tf~} bounds and the version they were computed at.
      *
      * @param maxTfTilde the largest {@code tf~} of any of its postings
-     * @param blocks     the number of blocks; 0 for short postings (then the arrays are null)
-     * @param blockLast  per block, its last doc ordinal; block {@code b} covers the ordinals after
-     *                   {@code blockLast[b - 1]} up to {@code blockLast[b]}
-     * @param blockEnd   per block, one past the index of its last posting entry: block {@code b} holds the entries
-     *                   from {@code blockEnd[b - 1]} (0 for the first) to {@code blockEnd[b]}, a skip list over the
-     *                   postings (blocks end at document boundaries, so a document's entries share one block)
-     * @param blockMax   per block, a float at least the largest {@code tf~} in it
+     * @param blocks     the number of blocks of {@link #BLOCK_SIZE} entries; 0 for short postings (then the arrays are
+     *                   null)
+     * @param blockLast  per block, the doc of its last entry (non-decreasing: a document whose entries straddle two
+     *                   blocks is the last of one and the first of the next); block {@code b} holds the documents from
+     *                   {@code blockLast[b - 1]} to {@code blockLast[b]}
+     * @param blockMax   per block, a float at least the largest {@code tf~} of a document with an entry in it
+     * @param superLast  per superblock of {@code 1 << SUPER_SHIFT} blocks, the last doc of its last block
+     * @param superMax   per superblock, the largest {@code blockMax} of its blocks: a window spanning thousands of
+     *                   documents is bounded, and skipped, a superblock at a time
      */
-    record TermBound(long version, double maxTfTilde, int blocks, int[] blockLast, int[] blockEnd, float[] blockMax) {
+    record TermBound(long version, double maxTfTilde, int blocks, int[] blockLast, float[] blockMax, int[] superLast,
+            float[] superMax) {
     }
 
     // ------------------------------------------------------------------ persistence
@@ -260,13 +303,21 @@ final class InvertedIndex {
         out.writeInt(postings.size());
         String[] terms = new String[postings.size()];
         termIds.forEach((term, t) -> terms[t] = term);
+        int[] docs = new int[1024]; // one term's postings, unpacked (the file keeps them as plain ints)
+        int[] fieldTf = new int[docs.length];
         for (int t = 0; t < terms.length; t++) {
             Postings p = postings.get(t);
             writeString(out, terms[t]);
             out.writeInt(df[t]);
-            out.writeInt(p.size);
-            writeInts(out, p.docs, p.size);
-            writeInts(out, p.fieldTf, p.size);
+            int size = p.size();
+            if (size > docs.length) {
+                docs = new int[Math.max(size, 2 * docs.length)];
+                fieldTf = new int[docs.length];
+            }
+            p.copyTo(docs, fieldTf);
+            out.writeInt(size);
+            writeInts(out, docs, size);
+            writeInts(out, fieldTf, size);
         }
     }
 
@@ -296,6 +347,7 @@ final class InvertedIndex {
             if (n >= 0) {
                 String id = ids.apply(readString(in, n));
                 docIds[d] = id;
+                setLive(d, true);
                 idToDoc.put(id, d);
                 liveSeen++;
             }
@@ -307,6 +359,9 @@ final class InvertedIndex {
         maxDoc = docs;
         for (int f = 0; f < fields; f++) {
             readInts(in, fieldLen[f], docs);
+            for (int d = 0; d < docs; d++) {
+                fieldShortLen[f][d] = FieldScoring.shortLength(fieldLen[f][d]);
+            }
         }
         for (int d = 0; d < docs; d++) {
             int n = count(in.readInt(), 1 << 28, "term set bytes");
@@ -322,6 +377,8 @@ final class InvertedIndex {
         lastDoc = new int[df.length];
         bounds = new TermBound[df.length];
         postings.ensureCapacity(terms);
+        int[] docIds = new int[1024];
+        int[] fieldTf = new int[docIds.length];
         for (int t = 0; t < terms; t++) {
             String term = readString(in);
             if (termIds.put(term, t) != null) {
@@ -329,15 +386,22 @@ final class InvertedIndex {
             }
             df[t] = count(in.readInt(), live, "document frequency");
             int size = count(in.readInt(), Integer.MAX_VALUE - 8, "postings");
-            Postings p = new Postings(size);
-            readInts(in, p.docs, size);
-            readInts(in, p.fieldTf, size);
-            p.size = size;
-            for (int i = 0; i < size; i++) {
-                if (p.docs[i] < 0 || p.docs[i] >= docs || (i > 0 && p.docs[i] < p.docs[i - 1])) {
-                    throw new IllegalArgumentException("the saved postings of '" + term + "' are out of order");
-                }
+            if (size > docIds.length) {
+                docIds = new int[Math.max(size, 2 * docIds.length)];
+                fieldTf = new int[docIds.length];
             }
+            readInts(in, docIds, size);
+            readInts(in, fieldTf, size);
+            Postings p = new Postings();
+            for (int i = 0; i < size; i++) {
+                if (docIds[i] < 0 || docIds[i] >= docs || (i > 0 && docIds[i] < docIds[i - 1])
+                        || fieldTf[i] >>> Postings.FIELD_SHIFT >= fields) {
+                    throw new IllegalArgumentException("the saved postings of '" + term
+                            + "' are out of order or name a field the index lacks");
+                }
+                p.add(docIds[i], fieldTf[i] >>> Postings.FIELD_SHIFT, fieldTf[i] & Postings.TF_MASK);
+            }
+            p.trim();
             postings.add(p);
         }
         version++;
@@ -431,18 +495,22 @@ final class InvertedIndex {
             int nd = newOrd[d];
             if (nd >= 0 && nd != d) {
                 docIds[nd] = docIds[d];
+                setLive(nd, true);
                 docTerms[nd] = docTerms[d];
                 for (int f = 0; f < fieldNames.size(); f++) {
                     fieldLen[f][nd] = fieldLen[f][d];
+                    fieldShortLen[f][nd] = fieldShortLen[f][d];
                 }
                 idToDoc.put(docIds[nd], nd);
             }
         }
         for (int d = next; d < maxDoc; d++) {
             docIds[d] = null;
+            setLive(d, false);
             docTerms[d] = null;
             for (int f = 0; f < fieldNames.size(); f++) {
                 fieldLen[f][d] = 0;
+                fieldShortLen[f][d] = 0;
             }
         }
         maxDoc = next;
@@ -460,6 +528,7 @@ final class InvertedIndex {
         }
         int doc = maxDoc++;
         docIds[doc] = p.id();
+        setLive(doc, true);
         idToDoc.put(p.id(), doc);
         live++;
         // the whole document is added under the lock, so each term's entries for this doc stay consecutive
@@ -469,6 +538,7 @@ final class InvertedIndex {
             int f = fieldOrd[k];
             if (p.lengths()[k] > 0) {
                 fieldLen[f][doc] = p.lengths()[k];
+                fieldShortLen[f][doc] = FieldScoring.shortLength(p.lengths()[k]);
                 fieldLenSum[f] += p.lengths()[k];
                 fieldDocCount[f]++;
             }
@@ -500,15 +570,18 @@ final class InvertedIndex {
             }
         }
         docIds[doc] = null;
+        setLive(doc, false);
         docTerms[doc] = null;
         live--;
     }
 
     private void growDocs(int capacity) {
         docIds = Arrays.copyOf(docIds, capacity);
+        liveBits = Arrays.copyOf(liveBits, (capacity + 63) >>> 6);
         docTerms = Arrays.copyOf(docTerms, capacity);
         for (int f = 0; f < fieldNames.size(); f++) {
             fieldLen[f] = Arrays.copyOf(fieldLen[f], capacity);
+            fieldShortLen[f] = Arrays.copyOf(fieldShortLen[f], capacity);
         }
     }
 
@@ -544,12 +617,14 @@ final class InvertedIndex {
             fieldW = Arrays.copyOf(fieldW, f * 2);
             fieldB = Arrays.copyOf(fieldB, f * 2);
             fieldLen = Arrays.copyOf(fieldLen, f * 2);
+            fieldShortLen = Arrays.copyOf(fieldShortLen, f * 2);
             fieldLenSum = Arrays.copyOf(fieldLenSum, f * 2);
             fieldDocCount = Arrays.copyOf(fieldDocCount, f * 2);
         }
         fieldW[f] = weights.getOrDefault(field, 1.0);
         fieldB[f] = bs.getOrDefault(field, defaultB);
         fieldLen[f] = new int[docIds.length];
+        fieldShortLen[f] = new byte[docIds.length];
         return f;
     }
 }

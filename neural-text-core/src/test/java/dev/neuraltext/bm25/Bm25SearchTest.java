@@ -130,57 +130,6 @@ class Bm25SearchTest {
         return compared;
     }
 
-    @Test
-    void advanceFindsTheFirstEntryAtOrAfterTheTarget() {
-        Postings p = new Postings();
-        int[] docs = {1, 1, 4, 9, 9, 9, 15, 40, 41, 100};
-        for (int d : docs) {
-            p.add(d, 0, 1);
-        }
-        for (int from = 0; from < docs.length; from++) {
-            for (int target = 0; target <= 101; target++) {
-                int expected = from;
-                while (expected < docs.length && docs[expected] < target) {
-                    expected++;
-                }
-                assertThat(Bm25Search.advance(p, from, target)).as("from %d target %d", from, target)
-                        .isEqualTo(expected);
-            }
-        }
-    }
-
-    @Test
-    void advanceThroughTheBlockSkipListFindsWhatAScanFinds() {
-        // a term in many documents, some in two fields (two entries): its bound has blocks of about 128 entries
-        Random random = new Random(11);
-        InvertedIndex index = new InvertedIndex(Map.of(), Map.of(), 0.75);
-        Postings p = new Postings();
-        int doc = 0;
-        for (int e = 0; e < 5_000; doc += 1 + random.nextInt(random.nextInt(10) == 0 ? 300 : 3)) {
-            p.add(doc, 0, 1);
-            e++;
-            if (random.nextInt(4) == 0) {
-                p.add(doc, 1, 1);
-                e++;
-            }
-        }
-        int maxDoc = doc;
-        FieldScoring fields = new FieldScoring(new double[] {1, 1}, new double[] {0, 0}, new double[] {0, 0},
-                new int[][] {new int[maxDoc + 1], new int[maxDoc + 1]});
-        InvertedIndex.TermBound bound = index.boundOf(p, fields);
-        assertThat(bound.blocks()).isGreaterThan(30);
-        for (int k = 0; k < 20_000; k++) {
-            int from = random.nextInt(p.size + 1);
-            int target = random.nextInt(maxDoc + 50);
-            int expected = from;
-            while (expected < p.size && p.docs[expected] < target) {
-                expected++;
-            }
-            assertThat(Bm25Search.advance(p, bound, from, target)).as("from %d target %d", from, target)
-                    .isEqualTo(expected);
-        }
-    }
-
     private static List<LegResult> exhaustive(Bm25Index index, List<String> ids, String query, int limit,
             Predicate<String> accept) {
         List<LegResult> all = new ArrayList<>();
