@@ -29,7 +29,7 @@ import java.util.function.Predicate;
  * excludes the best documents still fills the limit. Ties are broken by doc ordinal (ascending: the document indexed
  * first wins, as Lucene breaks ties by doc id), so a document that only ties the k-th score is rejected with one
  * comparison. The top k is kept in primitive arrays, no object is made per candidate, and nothing allocated grows with
- * the index: the cost is in the postings read, which {@link Postings.Cursor} decodes a group of 16 entries at a time.
+ * the index: the cost is in the postings read, through {@link Postings.Cursor}s.
  *
  * <p>Stateless; the caller holds the index's read lock.
  */

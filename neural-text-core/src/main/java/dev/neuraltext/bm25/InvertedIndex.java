@@ -178,7 +178,7 @@ final class InvertedIndex {
         return cached;
     }
 
-    /** Posting entries per block of bounds: {@code 1 << BLOCK_SHIFT}, eight of the postings' packed groups. */
+    /** Posting entries per block of bounds: {@code 1 << BLOCK_SHIFT}, eight groups of the postings' skip list. */
     static final int BLOCK_SHIFT = 7;
     static final int BLOCK_SIZE = 1 << BLOCK_SHIFT;
 
@@ -303,7 +303,7 @@ final class InvertedIndex {
         out.writeInt(postings.size());
         String[] terms = new String[postings.size()];
         termIds.forEach((term, t) -> terms[t] = term);
-        int[] docs = new int[1024]; // one term's postings, unpacked (the file keeps them as plain ints)
+        int[] docs = new int[1024]; // one term's postings, copied out for writing
         int[] fieldTf = new int[docs.length];
         for (int t = 0; t < terms.length; t++) {
             Postings p = postings.get(t);

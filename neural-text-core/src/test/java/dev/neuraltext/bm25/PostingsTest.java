@@ -102,17 +102,16 @@ class PostingsTest {
     }
 
     @Test
-    void aDenseTermTakesAboutTwoBytesAnEntry() {
+    void trimmingLeavesEightBytesAnEntryAndASkipEntryPerGroup() {
         Postings p = new Postings();
-        for (int doc = 0; doc < 100_000; doc += 2) {
-            p.add(doc, 0, 1 + doc % 3);
+        for (int doc = 0; doc < 1_000; doc++) {
+            p.add(doc, 0, 1);
         }
         p.trim();
-        int[] docs = new int[p.size()];
-        p.copyTo(docs, new int[p.size()]);
-        assertThat(docs[docs.length - 1]).isEqualTo(99_998);
-        // 16 deltas of 2 bits, 16 frequencies of 2 bits, a 3-byte header: 11 bytes per 16 entries, plus the skip list
-        assertThat(p.packedBytes()).isLessThan(p.size() * 2L);
+        assertThat(p.arrayBytes()).isEqualTo(1_000 * 8L + (1_000 / Postings.GROUP_SIZE) * 4L);
+        Postings.Cursor c = p.cursor();
+        assertThat(c.advance(999)).isEqualTo(999);
+        assertThat(c.entry()).isEqualTo(999);
     }
 
     @Test
