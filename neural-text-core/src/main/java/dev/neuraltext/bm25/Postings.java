@@ -11,8 +11,8 @@ import java.util.Arrays;
  *
  * <p>Plain arrays were measured against postings bit-packed in groups of 16 (doc deltas, fields, frequencies, each
  * with its own width, as Lucene packs its blocks): packing took a dense term from 8 bytes an entry to under 2, but
- * decoding cost more than the memory it saved, at 100k and at 1M documents alike ({@code bench scale}: 0.88× against
- * 1.15× Lucene's p50 at 1M, in one JVM). See the README's "At scale" section.
+ * decoding cost more than the memory it saved, at 100k and at 1M documents alike (the two builds side by side in one
+ * JVM: 0.88× against 1.15× Lucene's p50 at 1M). See the README's "At scale" section.
  *
  * <p>Read through {@link Cursor}s. Not thread-safe: the index's lock guards it, writes (under the write lock) with
  * {@link #add} and {@link #compact}, cursors under the read lock.
@@ -30,11 +30,12 @@ final class Postings {
     /** Entries per group of the skip list. */
     static final int GROUP_SIZE = 1 << GROUP_SHIFT;
 
+    private static final int[] NONE = new int[0];
+
     private int[] docs = new int[2];
     private int[] fieldTf = new int[2];
     private int size;
     private int[] groupLast = NONE; // per full group of GROUP_SIZE entries, its last doc: the skip list
-    private static final int[] NONE = new int[0];
 
     /** The number of entries. */
     int size() {

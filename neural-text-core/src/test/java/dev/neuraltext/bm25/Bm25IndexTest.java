@@ -95,17 +95,22 @@ class Bm25IndexTest {
         Bm25Index index = Bm25Index.builder().build();
         for (int i = 0; i < 300; i++) {
             index.upsert("doc-" + i, Map.of("name", vocabulary[random.nextInt(vocabulary.length)] + i,
-                    "signature", sentence(random, vocabulary, 3), "body", sentence(random, vocabulary, 12)));
+                    "signature", sentence(random, vocabulary, 3),
+                    // some bodies longer than a byte: their norms are computed from the int length, not the table
+                    "body", sentence(random, vocabulary, random.nextInt(6) == 0 ? 200 + random.nextInt(300) : 12)));
         }
         for (int i = 0; i < 40; i++) { // deletes and replacements change N, df and the average lengths
             index.delete("doc-" + random.nextInt(300));
             index.upsert("doc-" + random.nextInt(300), Map.of("body", sentence(random, vocabulary, 5)));
         }
         int checked = 0;
+        int longBodies = 0;
         for (int q = 0; q < 50; q++) {
             String query = sentence(random, vocabulary, 1 + random.nextInt(4));
             for (LegResult hit : index.search(query, 20)) {
                 Bm25Explanation why = index.explain(query, hit.id()).orElseThrow();
+                longBodies += why.terms().stream().map(t -> t.fields().get("body"))
+                        .anyMatch(f -> f != null && f.length() >= FieldScoring.LONG_LENGTH) ? 1 : 0;
                 // the same scorer in the same order of operations: equal to the last bit
                 assertThat(why.score()).as(query + " / " + hit.id()).isEqualTo(hit.score());
                 assertThat(why.terms().stream().mapToDouble(Bm25Explanation.TermExplanation::contribution).sum())
@@ -114,6 +119,7 @@ class Bm25IndexTest {
             }
         }
         assertThat(checked).isGreaterThan(500);
+        assertThat(longBodies).isGreaterThan(20);
     }
 
     private static String sentence(Random random, String[] vocabulary, int words) {
