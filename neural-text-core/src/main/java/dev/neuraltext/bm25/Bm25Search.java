@@ -15,9 +15,10 @@ import java.util.function.Predicate;
  * ordinals per essential term, and more, up to {@link #MAX_MIN_WINDOW}, while windows average fewer than
  * {@link #MIN_WINDOW_PER_TERM} candidates per term, so that bounds are not recomputed for every few documents). In
  * each window every query term has an upper bound, its score at its largest {@code tf~} over the blocks the window
- * touches. Terms are sorted by bound per posting entry, as Lucene sorts them by bound per cost: once the top k is full,
- * the longest prefix of terms whose bounds add up to less than the k-th score is <em>non-essential</em> (so the long
- * postings of common words go first): a document that has only those terms cannot enter the top k, so candidates come
+ * touches. Once the top k is full the terms are partitioned as Lucene's {@code MaxScoreBulkScorer} partitions them:
+ * in order of bound per posting entry, each term whose bound, added to those of the terms taken before it, stays below
+ * the k-th score is <em>non-essential</em> (so the long postings of common words go first), and the others are
+ * essential: a document that has only non-essential terms cannot enter the top k, so candidates come
  * from the essential terms alone, and a candidate's non-essential terms are looked up (skipping their postings
  * forward) only while its score could still reach the k-th score. A window whose bounds add up to less than the k-th
  * score is skipped whole. Bounds are widened by a relative {@code 1e-9}, so rounding never prunes a document that

@@ -360,7 +360,7 @@ final class InvertedIndex {
         for (int f = 0; f < fields; f++) {
             readInts(in, fieldLen[f], docs);
             for (int d = 0; d < docs; d++) {
-                fieldShortLen[f][d] = FieldScoring.shortLength(fieldLen[f][d]);
+                setFieldLength(f, d, fieldLen[f][d]);
             }
         }
         for (int d = 0; d < docs; d++) {
@@ -392,17 +392,14 @@ final class InvertedIndex {
             }
             readInts(in, docIds, size);
             readInts(in, fieldTf, size);
-            Postings p = new Postings();
             for (int i = 0; i < size; i++) {
                 if (docIds[i] < 0 || docIds[i] >= docs || (i > 0 && docIds[i] < docIds[i - 1])
                         || fieldTf[i] >>> Postings.FIELD_SHIFT >= fields) {
                     throw new IllegalArgumentException("the saved postings of '" + term
                             + "' are out of order or name a field the index lacks");
                 }
-                p.add(docIds[i], fieldTf[i] >>> Postings.FIELD_SHIFT, fieldTf[i] & Postings.TF_MASK);
             }
-            p.trim();
-            postings.add(p);
+            postings.add(Postings.of(docIds, fieldTf, size));
         }
         version++;
     }
@@ -498,8 +495,7 @@ final class InvertedIndex {
                 setLive(nd, true);
                 docTerms[nd] = docTerms[d];
                 for (int f = 0; f < fieldNames.size(); f++) {
-                    fieldLen[f][nd] = fieldLen[f][d];
-                    fieldShortLen[f][nd] = fieldShortLen[f][d];
+                    setFieldLength(f, nd, fieldLen[f][d]);
                 }
                 idToDoc.put(docIds[nd], nd);
             }
@@ -509,8 +505,7 @@ final class InvertedIndex {
             setLive(d, false);
             docTerms[d] = null;
             for (int f = 0; f < fieldNames.size(); f++) {
-                fieldLen[f][d] = 0;
-                fieldShortLen[f][d] = 0;
+                setFieldLength(f, d, 0);
             }
         }
         maxDoc = next;
@@ -537,8 +532,7 @@ final class InvertedIndex {
         for (int k = 0; k < fieldOrd.length; k++) {
             int f = fieldOrd[k];
             if (p.lengths()[k] > 0) {
-                fieldLen[f][doc] = p.lengths()[k];
-                fieldShortLen[f][doc] = FieldScoring.shortLength(p.lengths()[k]);
+                setFieldLength(f, doc, p.lengths()[k]);
                 fieldLenSum[f] += p.lengths()[k];
                 fieldDocCount[f]++;
             }
@@ -573,6 +567,12 @@ final class InvertedIndex {
         setLive(doc, false);
         docTerms[doc] = null;
         live--;
+    }
+
+    /** Sets a document's field length, in the int table and in the byte table that searches read. */
+    private void setFieldLength(int field, int doc, int length) {
+        fieldLen[field][doc] = length;
+        fieldShortLen[field][doc] = FieldScoring.shortLength(length);
     }
 
     private void growDocs(int capacity) {

@@ -87,33 +87,45 @@ final class Postings {
         System.arraycopy(fieldTf, 0, fieldTfOut, 0, size);
     }
 
-    /** Drops entries of deleted docs and renumbers the rest with {@code newOrdinal} (-1 = deleted). */
-    void compact(int[] newOrdinal) {
-        int n = size;
-        int[] d = Arrays.copyOf(docs, n);
-        int[] f = Arrays.copyOf(fieldTf, n);
-        docs = new int[2];
-        fieldTf = new int[2];
-        size = 0;
-        groupLast = NONE;
-        for (int i = 0; i < n; i++) {
-            int nd = newOrdinal[d[i]];
-            if (nd >= 0) {
-                add(nd, f[i] >>> FIELD_SHIFT, f[i] & TF_MASK);
-            }
-        }
-        trim();
+    /**
+     * Postings of the first {@code size} entries of {@code docs} and {@code fieldTf} (packed as {@link #add} packs
+     * them), copied at their exact size: a saved index's, read back. The caller has checked that the docs are sorted
+     * and the fields below {@link #MAX_FIELDS}.
+     */
+    static Postings of(int[] docs, int[] fieldTf, int size) {
+        Postings p = new Postings();
+        p.docs = Arrays.copyOf(docs, size);
+        p.fieldTf = Arrays.copyOf(fieldTf, size);
+        p.size = size;
+        p.rebuildSkipList();
+        return p;
     }
 
-    /** Gives back the spare capacity of the arrays (after a bulk load or a compaction). */
-    void trim() {
-        if (docs.length > size) {
-            docs = Arrays.copyOf(docs, size);
-            fieldTf = Arrays.copyOf(fieldTf, size);
+    /** Drops entries of deleted docs and renumbers the rest with {@code newOrdinal} (-1 = deleted), in place. */
+    void compact(int[] newOrdinal) {
+        int w = 0;
+        for (int r = 0; r < size; r++) {
+            int nd = newOrdinal[docs[r]];
+            if (nd >= 0) {
+                docs[w] = nd;
+                fieldTf[w] = fieldTf[r];
+                w++;
+            }
         }
+        size = w;
+        if (docs.length > 2 * size + 8) {
+            docs = Arrays.copyOf(docs, size + 2);
+            fieldTf = Arrays.copyOf(fieldTf, size + 2);
+        }
+        rebuildSkipList();
+    }
+
+    /** Sets the skip list from the docs: the last doc of every full group. */
+    private void rebuildSkipList() {
         int groups = size >>> GROUP_SHIFT;
-        if (groupLast.length > groups) {
-            groupLast = Arrays.copyOf(groupLast, groups);
+        groupLast = groups == 0 ? NONE : new int[groups];
+        for (int g = 0; g < groups; g++) {
+            groupLast[g] = docs[((g + 1) << GROUP_SHIFT) - 1];
         }
     }
 

@@ -102,12 +102,14 @@ class PostingsTest {
     }
 
     @Test
-    void trimmingLeavesEightBytesAnEntryAndASkipEntryPerGroup() {
-        Postings p = new Postings();
+    void postingsReadBackTakeEightBytesAnEntryAndASkipEntryPerGroup() {
+        int[] docs = new int[1_200]; // room to spare: the postings keep only the entries
+        int[] fieldTf = new int[docs.length];
         for (int doc = 0; doc < 1_000; doc++) {
-            p.add(doc, 0, 1);
+            docs[doc] = doc;
+            fieldTf[doc] = 1;
         }
-        p.trim();
+        Postings p = Postings.of(docs, fieldTf, 1_000);
         assertThat(p.arrayBytes()).isEqualTo(1_000 * 8L + (1_000 / Postings.GROUP_SIZE) * 4L);
         Postings.Cursor c = p.cursor();
         assertThat(c.advance(999)).isEqualTo(999);
