@@ -11,6 +11,7 @@ import dev.langchain4j.rag.query.Metadata;
 import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.examples.FolderRetriever;
 import dev.neuraltext.filter.PayloadFilter;
+import dev.neuraltext.langchain4j.NeuralTextContentRetriever;
 import dev.neuraltext.retrieve.HybridCaseRetriever;
 import java.util.List;
 

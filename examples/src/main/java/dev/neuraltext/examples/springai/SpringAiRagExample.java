@@ -4,6 +4,7 @@ import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.examples.FolderRetriever;
 import dev.neuraltext.filter.PayloadFilter;
 import dev.neuraltext.retrieve.HybridCaseRetriever;
+import dev.neuraltext.springai.NeuralTextDocumentRetriever;
 import java.util.List;
 import org.springframework.ai.chat.client.ChatClientRequest;
 import org.springframework.ai.chat.messages.UserMessage;

@@ -1,5 +1,5 @@
 /**
- * neural-text as a Spring AI {@code DocumentRetriever}: {@link dev.neuraltext.examples.springai.NeuralTextDocumentRetriever},
+ * neural-text as a Spring AI {@code DocumentRetriever}: {@link dev.neuraltext.springai.NeuralTextDocumentRetriever},
  * and {@link dev.neuraltext.examples.springai.SpringAiRagExample}, which prints the prompt a
  * {@code RetrievalAugmentationAdvisor} builds with it.
  */

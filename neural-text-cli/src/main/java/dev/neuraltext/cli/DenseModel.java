@@ -1,0 +1,77 @@
+package dev.neuraltext.cli;
+
+import dev.neuraltext.encode.Embedder;
+import dev.neuraltext.onnx.EmbeddingPreset;
+import dev.neuraltext.onnx.OnnxEmbedder;
+import java.io.PrintStream;
+import java.util.Optional;
+
+/**
+ * Loads the dense leg's embedder (an {@link EmbeddingPreset} on ONNX Runtime), or says why it cannot. Shared by the
+ * CLI commands and the MCP server. Stateless.
+ */
+public final class DenseModel {
+
+    /** The preset used when {@code --model} is not given: bge-small-en-v1.5, int8 (chosen by measurement). */
+    public static final String DEFAULT_MODEL = "bge-small-en-v1.5-q";
+
+    /** The {@code --model} help text. */
+    public static final String MODEL_HELP = "Dense model preset: bge-small-en-v1.5-q (default), bge-small-en-v1.5, "
+            + "all-minilm-l6-v2, all-minilm-l6-v2-q, e5-small-v2.";
+
+    private DenseModel() {
+    }
+
+    /**
+     * {@code preset} checked (null stays null: the default, or the index's own model when searching).
+     *
+     * @throws CliException (usage) naming the value and the known presets
+     */
+    public static String checkPreset(String preset) {
+        if (preset == null) {
+            return null;
+        }
+        try {
+            return EmbeddingPreset.byId(preset).id();
+        } catch (IllegalArgumentException e) {
+            throw new CliException(CliException.USAGE, "--model: " + e.getMessage());
+        }
+    }
+
+    /** The preset an index's dense model id was built with, if it is one. */
+    public static Optional<String> presetOf(String modelId) {
+        return EmbeddingPreset.forModelId(modelId).map(EmbeddingPreset::id);
+    }
+
+    /**
+     * The embedder of {@code preset} (null: {@link #DEFAULT_MODEL}), or null (with a note on {@code err}) when the
+     * ONNX module, its native library or the model resources are missing: the CLI then carries on with BM25 alone.
+     */
+    static Embedder loadOrNull(PrintStream err, String preset) {
+        try {
+            return OnnxEmbedder.preset(EmbeddingPreset.byId(preset == null ? DEFAULT_MODEL : preset));
+        } catch (NoClassDefFoundError e) {
+            err.println("note: the ONNX module is not on the class path; continuing with BM25 only");
+        } catch (LinkageError | RuntimeException e) {
+            err.println("note: the dense model could not be loaded (" + firstLine(e) + "); continuing with BM25 only");
+        }
+        return null;
+    }
+
+    static void close(Embedder embedder) {
+        if (embedder instanceof AutoCloseable c) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                // closing a model at exit: the run's result stands, but the failure is said, not swallowed
+                System.err.println("note: closing the dense model failed (" + firstLine(e) + ")");
+            }
+        }
+    }
+
+    static String firstLine(Throwable t) {
+        String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+        int nl = m.indexOf('\n');
+        return nl < 0 ? m : m.substring(0, nl);
+    }
+}

@@ -1,0 +1,135 @@
+package dev.neuraltext.cli;
+
+import dev.neuraltext.NeuralTextException;
+import dev.neuraltext.cli.eval.EvalMain;
+import dev.neuraltext.onnx.EmbeddingPreset;
+import dev.neuraltext.retrieve.DenseText;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code neural-text eval}: techniques and peers on a BEIR dataset, with Markdown, JSON and HTML reports. */
+@Command(name = "eval", mixinStandardHelpOptions = true,
+        description = {"Evaluate retrieval techniques (and peers) on a BEIR-format dataset: metrics overall and per "
+                + "slice, latency, head-to-head tests; writes report.md, report.json and report.html.",
+            "Techniques: bm25, dense, sparse, hybrid, hybrid-switch, hybrid-rrf, hybrid-weighted, each optionally "
+                + "+rerank and/or +adaptive (default: every one the configured encoders allow)."})
+final class EvalCommand implements Callable<Integer> {
+
+    @Option(names = "--dataset", required = true, split = ",", paramLabel = "<dir>",
+            description = "BEIR folder(s): corpus.jsonl, queries.jsonl, qrels/<split>.tsv; several, comma-separated, "
+                    + "give one combined table plus a report per dataset in <out>/<dataset name>")
+    List<Path> datasets;
+
+    @Option(names = "--model", paramLabel = "<preset>", description = DenseModel.MODEL_HELP)
+    String model;
+
+    @Option(names = "--dense-text", paramLabel = "<variant>",
+            description = "what the dense leg embeds: chunk, header, header-head (default: the library's)")
+    String denseText;
+
+    @Option(names = "--split", defaultValue = "test", description = "qrels split (default: ${DEFAULT-VALUE})")
+    String split;
+
+    @Option(names = "--techniques", split = ",", paramLabel = "<name>",
+            description = "comma-separated techniques: bm25, dense, sparse, hybrid (the library default, graded "
+                    + "fusion), hybrid-switch (the former identifier/sentence switch), hybrid-rrf, hybrid-weighted, "
+                    + "each optionally followed by +rerank and/or +adaptive "
+                    + "(e.g. hybrid,hybrid-rrf+adaptive); 'none' for peers only")
+    List<String> techniques = new ArrayList<>();
+
+    @Option(names = "--peers", arity = "0..1", split = ",", fallbackValue = "all", paramLabel = "<peer>",
+            description = "also run peers: grep, lucene-standard, lucene-wdgf, langchain4j-minilm (all when no list)")
+    List<String> peers = new ArrayList<>();
+
+    @Option(names = "--slice-by", split = ",", defaultValue = "type", paramLabel = "<key>",
+            description = "query metadata keys to slice by (default: ${DEFAULT-VALUE})")
+    List<String> sliceBy;
+
+    @Option(names = "--k", defaultValue = "10", description = "cut of MRR/nDCG and the adaptive limit (default: ${DEFAULT-VALUE})")
+    int k;
+
+    @Option(names = "--depth", defaultValue = "100", description = "results retrieved per query (default: ${DEFAULT-VALUE})")
+    int depth;
+
+    @Option(names = "--out", paramLabel = "<dir>", description = "report folder (default: eval-report)")
+    Path out = Path.of("eval-report");
+
+    @Option(names = "--no-dense", description = "skip the dense leg (no model load)")
+    boolean noDense;
+
+    @Option(names = "--splade-model", paramLabel = "<dir>", description = "SPLADE model folder for the sparse leg")
+    Path spladeModel;
+
+    @Option(names = "--reranker-model", paramLabel = "<dir>", description = "cross-encoder model folder for +rerank")
+    Path rerankerModel;
+
+    @Option(names = "--alpha", defaultValue = "0.5", description = "dense weight of hybrid-weighted (default: ${DEFAULT-VALUE})")
+    double alpha;
+
+    @Option(names = "--warmup", defaultValue = "20", description = "unmeasured queries per technique (default: ${DEFAULT-VALUE})")
+    int warmup;
+
+    @Option(names = "--baseline", defaultValue = "bm25",
+            description = "technique the others are compared with head-to-head (default: ${DEFAULT-VALUE})")
+    String baseline;
+
+    @Option(names = "--compare", split = ",", paramLabel = "<a:b>",
+            description = "extra head-to-head pairs, e.g. hybrid-rrf:peers-rrf,dense:langchain4j-minilm")
+    List<String> compare = new ArrayList<>();
+
+    @Option(names = "--cache-dir", paramLabel = "<dir>",
+            description = "document embedding cache (default: ~/.cache/neural-text/embeddings)")
+    Path cacheDir;
+
+    @Option(names = "--no-cache", description = "do not cache document embeddings on disk")
+    boolean noCache;
+
+    @Option(names = "--fit-fusion", description = "fit the graded fusion leave-one-dataset-out over the datasets "
+            + "(writes fusion-fit.md) instead of running techniques")
+    boolean fitFusion;
+
+    @Option(names = "--previous-default", description = "also run the previous default (all-MiniLM-L6-v2, chunk "
+            + "text, shape switch) beside hybrid, query by query in turn, so their latencies compare")
+    boolean previousDefault;
+
+    @Option(names = "--quiet", description = "no progress output")
+    boolean quiet;
+
+    @Override
+    public Integer call() {
+        for (Path dataset : datasets) {
+            if (!java.nio.file.Files.isRegularFile(dataset.resolve("corpus.jsonl"))) {
+                System.err.println("neural-text eval: no corpus.jsonl in " + dataset.toAbsolutePath()
+                        + ": --dataset takes a BEIR folder (corpus.jsonl, queries.jsonl, qrels/<split>.tsv)");
+                return CliException.USAGE;
+            }
+        }
+        try {
+            List<String> peerList = new ArrayList<>();
+            for (String p : peers) {
+                if (p.equals("all")) {
+                    peerList.addAll(EvalMain.ALL_PEERS);
+                } else if (!p.isBlank() && !peerList.contains(p.trim())) {
+                    peerList.add(p.trim());
+                }
+            }
+            Path cache = noCache ? null : cacheDir != null ? cacheDir
+                    : Path.of(System.getProperty("user.home"), ".cache", "neural-text", "embeddings");
+            return EvalMain.run(datasets, split, techniques, peerList, sliceBy, k, depth, out, !noDense, spladeModel,
+                    rerankerModel, alpha, warmup, cache, baseline, compare,
+                    model == null ? DenseModel.DEFAULT_MODEL : EmbeddingPreset.byId(model).id(),
+                    denseText == null ? DenseText.defaults() : DenseText.byId(denseText), fitFusion,
+                    previousDefault, quiet, System.out, System.err);
+        } catch (IllegalArgumentException e) {
+            System.err.println("neural-text eval: " + e.getMessage());
+            return CliException.USAGE;
+        } catch (NeuralTextException e) {
+            System.err.println("neural-text eval: " + e.getMessage());
+            return CliException.FAILURE;
+        }
+    }
+}

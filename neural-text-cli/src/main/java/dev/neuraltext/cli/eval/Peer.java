@@ -1,0 +1,31 @@
+package dev.neuraltext.cli.eval;
+
+import dev.neuraltext.eval.EvalDocument;
+import java.util.List;
+
+/** A retrieval system we compare against, run in the same process on the same documents (examples only). */
+interface Peer extends AutoCloseable {
+
+    /** Ranked ids and how long encoding the query took (0 for lexical peers). */
+    record Ranking(List<String> ids, long encodingNanos) {
+    }
+
+    String name();
+
+    String description();
+
+    /** Indexes the documents ({@code title + "\n" + text}); {@code progress} is told about each document. */
+    void index(List<EvalDocument> documents, ProgressBar progress);
+
+    /** The best {@code depth} ids for a query. */
+    Ranking search(String query, int depth);
+
+    /** Indexing details for the report (e.g. embeddings served from the cache), or empty. */
+    default String indexNote() {
+        return "";
+    }
+
+    @Override
+    default void close() {
+    }
+}

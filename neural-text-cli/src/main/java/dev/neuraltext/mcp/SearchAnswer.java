@@ -1,0 +1,148 @@
+package dev.neuraltext.mcp;
+
+import dev.neuraltext.chunk.ChunkMetadata;
+import dev.neuraltext.cli.HitFormatter;
+import dev.neuraltext.fusion.Leg;
+import dev.neuraltext.search.SearchHit;
+import dev.neuraltext.search.SearchResponse;
+import dev.neuraltext.store.DenseCoverage;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A search answer written for a model to read: one line per hit ({@code path:startLine-endLine}, symbol, kind, score)
+ * with a short snippet, then the extension line ("8 results, 16 above threshold: call again with limit 16 for the
+ * rest"), then notes on an index still being built or partly without dense vectors; and the same content as
+ * structured data. When nothing is above the relevance threshold it says so plainly and lists the best few, marked as
+ * below it. A hit counts as above the threshold when its rank is within {@link SearchResponse#totalAboveThreshold()}
+ * (candidates are ranked best first).
+ *
+ * @param text       the text content
+ * @param structured the {@code structuredContent}, matching the tool's output schema
+ */
+record SearchAnswer(String text, Map<String, Object> structured) {
+
+    private static final int SNIPPET_LINES = 3;
+
+    static SearchAnswer of(String query, int limit, SearchResponse r, LiveIndex.Status status, Set<Leg> requested,
+            int filesChanged) {
+        int above = r.totalAboveThreshold();
+        List<SearchHit> hits = above == 0 ? r.hits().subList(0, Math.min(McpTools.BELOW_THRESHOLD_SHOWN,
+                r.hits().size())) : r.hits();
+        StringBuilder text = new StringBuilder();
+        List<Map<String, Object>> rows = new ArrayList<>();
+        if (r.hits().isEmpty()) {
+            text.append("No results for \"").append(query).append("\".\n");
+        } else if (above == 0) {
+            text.append("No result above the relevance threshold: what you look for is probably not in this index. "
+                    + "The best ").append(hits.size()).append(", all below the threshold:\n");
+        }
+        int rank = 0;
+        for (SearchHit hit : hits) {
+            rank++;
+            Map<String, String> m = hit.metadata();
+            boolean isAbove = rank <= above;
+            String symbol = m.getOrDefault(ChunkMetadata.SYMBOL, "");
+            String kind = m.getOrDefault(ChunkMetadata.SYMBOL_TYPE, "");
+            List<String> snippet = HitFormatter.snippet(hit.text(), query).stream().filter(l -> !l.isBlank())
+                    .limit(SNIPPET_LINES).toList();
+            text.append(String.format(Locale.ROOT, "%d. %s  %s%s  score %.2f%s%n", rank, location(m, hit.id()), symbol,
+                    kind.isEmpty() ? "" : " (" + kind + ")", hit.score(), isAbove ? "" : "  [below threshold]"));
+            for (String line : snippet) {
+                text.append("   ").append(line.strip()).append('\n');
+            }
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("rank", rank);
+            row.put("id", hit.id());
+            row.put("path", m.getOrDefault(ChunkMetadata.PATH, hit.id()));
+            row.put("startLine", intOr(m.get(ChunkMetadata.START_LINE), 1));
+            row.put("endLine", intOr(m.get(ChunkMetadata.END_LINE), intOr(m.get(ChunkMetadata.START_LINE), 1)));
+            row.put("symbol", symbol);
+            row.put("kind", kind);
+            row.put("score", Math.round(hit.score() * 1000) / 1000.0);
+            row.put("aboveThreshold", isAbove);
+            row.put("snippet", String.join("\n", snippet));
+            rows.add(row);
+        }
+        String summary = hits.size() + (hits.size() == 1 ? " result, " : " results, ") + above + " above threshold";
+        if (above > hits.size()) {
+            summary += ": call again with limit " + above + " for the rest";
+        }
+        text.append(summary).append('.');
+
+        List<String> notes = notes(status, r, requested, filesChanged);
+        for (String n : notes) {
+            text.append("\nNote: ").append(n);
+        }
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("query", query);
+        List<String> legs = new ArrayList<>();
+        r.legsRun().forEach(l -> legs.add(l.label()));
+        s.put("legs", legs);
+        s.put("returned", rows.size());
+        s.put("aboveThreshold", above);
+        s.put("extended", r.extended());
+        s.put("summary", summary);
+        s.put("indexComplete", status.phase() != LiveIndex.Phase.INDEXING);
+        s.put("denseCoverage", Map.of("chunks", status.coverage().chunks(), "withDense", status.coverage().withDense()));
+        s.put("notes", notes);
+        s.put("hits", rows);
+        return new SearchAnswer(text.toString(), s);
+    }
+
+    private static List<String> notes(LiveIndex.Status status, SearchResponse r, Set<Leg> requested,
+            int filesChanged) {
+        List<String> notes = new ArrayList<>();
+        if (status.phase() == LiveIndex.Phase.INDEXING) {
+            notes.add("the index is still being built (" + (status.filesToIndex() == 0 ? "scanning the folder"
+                    : status.filesDone() + " of " + status.filesToIndex() + " files so far")
+                    + "): results may be missing; search again shortly.");
+        }
+        DenseCoverage c = status.coverage();
+        if (c.partial() || (c.withDense() == 0 && status.phase() == LiveIndex.Phase.EMBEDDING)) {
+            notes.add("dense vectors cover " + c.describe() + " of the index"
+                    + (status.phase() == LiveIndex.Phase.EMBEDDING ? " so far (embedding in the background)" : "")
+                    + ": the rest is found by keywords only.");
+        }
+        if (!status.denseNote().isEmpty() && (requested.isEmpty() || requested.contains(Leg.DENSE))) {
+            notes.add(status.denseNote() + ".");
+        }
+        if (!requested.isEmpty() && !r.legsRun().containsAll(requested)) {
+            List<String> ran = new ArrayList<>();
+            r.legsRun().forEach(l -> ran.add(l.label()));
+            notes.add("not every requested leg could run; ran " + (ran.isEmpty() ? "none" : String.join(", ", ran))
+                    + " (the index has " + String.join(", ", status.legs().stream().map(Leg::label).toList()) + ").");
+        }
+        if (filesChanged > 0) {
+            notes.add(filesChanged + (filesChanged == 1 ? " file" : " files") + " changed since the last search and "
+                    + "were re-indexed first.");
+        }
+        return notes;
+    }
+
+    /** {@code path:startLine-endLine}, or the id for a chunk without lines. */
+    static String location(Map<String, String> m, String id) {
+        String path = m.get(ChunkMetadata.PATH);
+        String start = m.get(ChunkMetadata.START_LINE);
+        if (path == null || start == null) {
+            return path != null ? path : id;
+        }
+        String end = m.getOrDefault(ChunkMetadata.END_LINE, start);
+        return path + ":" + start + "-" + end;
+    }
+
+    static int intOr(String s, int fallback) {
+        if (s == null) {
+            return fallback;
+        }
+        try {
+            return Integer.parseInt(s);
+        } catch (NumberFormatException e) {
+            return fallback;
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package dev.neuraltext.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.neuraltext.fusion.Leg;
+import dev.neuraltext.search.SearchHit;
+import dev.neuraltext.search.SearchResponse;
+import dev.neuraltext.search.SearchTimings;
+import dev.neuraltext.store.DenseCoverage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class McpToolsTest {
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void readablePathsStayInsideTheRootAlsoThroughSymbolicLinks() throws IOException {
+        Path root = Files.createDirectories(tmp.resolve("root"));
+        Files.writeString(Files.createDirectories(root.resolve("src")).resolve("A.java"), "class A {}\n");
+        Path secret = Files.writeString(tmp.resolve("secret.txt"), "secret\n");
+        Files.createSymbolicLink(root.resolve("src/leak.txt"), secret);
+        Files.createSymbolicLink(root.resolve("src/alias.java"), root.resolve("src/A.java"));
+
+        assertThat(McpTools.RootFiles.resolve(root, "src/A.java")).isEqualTo(root.resolve("src/A.java").toRealPath());
+        assertThat(McpTools.RootFiles.resolve(root, "./src/../src/A.java")).endsWith(Path.of("src/A.java"));
+        assertThat(McpTools.RootFiles.resolve(root, "src/alias.java")).as("a link inside the root").endsWith(
+                Path.of("src/A.java"));
+        assertThatThrownBy(() -> McpTools.RootFiles.resolve(root, "../secret.txt"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("outside the indexed folder");
+        assertThatThrownBy(() -> McpTools.RootFiles.resolve(root, secret.toString()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("outside the indexed folder");
+        assertThatThrownBy(() -> McpTools.RootFiles.resolve(root, "src/leak.txt"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("symbolic link leads outside");
+        assertThatThrownBy(() -> McpTools.RootFiles.resolve(root, "src"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is not a file");
+        assertThatThrownBy(() -> McpTools.RootFiles.resolve(root, "src/B.java"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no file 'src/B.java'");
+        assertThatThrownBy(() -> McpTools.RootFiles.resolve(root, " "))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("`path` is empty");
+    }
+
+    @Test
+    void pathArgumentsArePrefixesOrGlobs() {
+        Predicate<String> prefix = McpTools.pathMatcher("./src/main");
+        assertThat(prefix).accepts("src/main/A.java").rejects("test/src/main/A.java", "docs/a.md");
+        Predicate<String> glob = McpTools.pathMatcher("**/*.md");
+        assertThat(glob).accepts("docs/guide.md", "a/b/c.md").rejects("docs/guide.java");
+        assertThat(McpTools.pathMatcher("src/*/A.java")).accepts("src/main/A.java").rejects("src/main/x/A.java");
+        assertThatThrownBy(() -> McpTools.pathMatcher("src/[")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'src/[' is not a valid glob");
+    }
+
+    private static SearchHit hit(String path, int start, int end, String symbol, double score) {
+        return new SearchHit(path + "#" + symbol, "header\n  line one of " + symbol + "\n\n  line two\n  line three\n",
+                Map.of("path", path, "startLine", "" + start, "endLine", "" + end, "symbol", symbol,
+                        "symbolType", "method"), Map.of(), score, score, Map.of());
+    }
+
+    private static LiveIndex.Status status(LiveIndex.Phase phase, DenseCoverage coverage) {
+        return new LiveIndex.Status(Path.of("/r"), Path.of("/r/.neural-text"), true, phase, 3, 10, 3, coverage.chunks(),
+                Map.of(), Set.of(Leg.BM25, Leg.DENSE), coverage, "m", true, "", null, null);
+    }
+
+    private static SearchResponse response(List<SearchHit> hits, int above) {
+        Duration z = Duration.ZERO;
+        return new SearchResponse(hits, above, false, Set.of(Leg.BM25, Leg.DENSE), false,
+                new SearchTimings(z, z, z, z));
+    }
+
+    @Test
+    void anAnswerGivesLocationsTheExtensionLineAndTheStateOfTheIndex() {
+        List<SearchHit> hits = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            hits.add(hit("src/A" + i + ".java", 10 + i, 20 + i, "A" + i + ".run", 0.9 - i * 0.01));
+        }
+        SearchAnswer a = SearchAnswer.of("run", 8, response(hits, 16),
+                status(LiveIndex.Phase.INDEXING, new DenseCoverage(100, 40)), Set.of(), 0);
+        assertThat(a.text()).startsWith("1. src/A0.java:10-20  A0.run (method)  score 0.90\n   line one of A0.run\n"
+                + "   line two\n   line three\n2. src/A1.java:11-21");
+        assertThat(a.text()).contains("8 results, 16 above threshold: call again with limit 16 for the rest.")
+                .contains("Note: the index is still being built (3 of 10 files so far)")
+                .contains("Note: dense vectors cover 40 of 100 chunks (40%) of the index");
+        assertThat(a.structured()).containsEntry("returned", 8).containsEntry("aboveThreshold", 16)
+                .containsEntry("indexComplete", false);
+    }
+
+    @Test
+    void nothingAboveTheThresholdIsSaidPlainlyWithTheBestFewMarkedBelowIt() {
+        List<SearchHit> hits = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            hits.add(hit("src/B" + i + ".java", 1, 2, "B" + i, 0.3));
+        }
+        SearchAnswer a = SearchAnswer.of("kubernetes", 8, response(hits, 0),
+                status(LiveIndex.Phase.READY, new DenseCoverage(10, 10)), Set.of(), 0);
+        assertThat(a.text()).startsWith("No result above the relevance threshold: what you look for is probably not in "
+                + "this index. The best 3, all below the threshold:\n1. src/B0.java:1-2  B0 (method)  score 0.30  "
+                + "[below threshold]");
+        assertThat(a.text()).doesNotContain("src/B3.java").contains("3 results, 0 above threshold.")
+                .doesNotContain("Note:");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> rows = (List<Map<String, Object>>) a.structured().get("hits");
+        assertThat(rows).hasSize(3).allSatisfy(r -> assertThat(r).containsEntry("aboveThreshold", false));
+    }
+}
