@@ -1,0 +1,139 @@
+package dev.neuraltext.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import java.util.zip.ZipFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The installable tool as a user gets it: {@code neural-text-<version>.tar.gz} (built by {@code package}) unpacked
+ * with {@code tar} into a temporary folder outside the build tree, then {@code bin/neural-text index}, {@code search}
+ * and an MCP session run from there, each a separate process started through the generated launcher (the MCP one by
+ * the SDK's own client, as {@code McpServerIT} does with the jar). The zip must hold the same layout.
+ */
+class DistributionIT {
+
+    private static final Path BUILD = Path.of(System.getProperty("nt.buildDirectory", "target")).toAbsolutePath();
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void theUnpackedDistributionIndexesSearchesAndServesMcpFromOutsideTheBuildTree() throws Exception {
+        Path archive = only(BUILD, ".tar.gz");
+        String folder = archive.getFileName().toString().replace(".tar.gz", "");
+        assertThat(tmp.toAbsolutePath().startsWith(BUILD.getParent().getParent()))
+                .as("the temporary folder %s is outside the build tree", tmp).isFalse();
+
+        Process tar = new ProcessBuilder("tar", "xzf", archive.toString(), "-C", tmp.toString())
+                .redirectErrorStream(true).start();
+        assertThat(tar.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(tar.exitValue()).as(new String(tar.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+                .isZero();
+        Path home = tmp.resolve(folder);
+        Path launcher = home.resolve("bin/neural-text");
+        assertThat(launcher).isExecutable();
+        assertThat(home.resolve("bin/neural-text.bat")).isRegularFile();
+        assertThat(home.resolve("README.md")).isRegularFile();
+        assertThat(home.resolve("LICENSE")).isRegularFile();
+        try (Stream<Path> jars = Files.list(home.resolve("lib"))) {
+            List<String> names = jars.map(p -> p.getFileName().toString()).toList();
+            assertThat(names).anyMatch(n -> n.startsWith("neural-text-cli-")).anyMatch(n -> n.startsWith("picocli-"))
+                    .anyMatch(n -> n.startsWith("slf4j-simple-"));
+        }
+        try (ZipFile zip = new ZipFile(only(BUILD, ".zip").toFile())) {
+            for (String entry : List.of("bin/neural-text", "bin/neural-text.bat", "README.md", "LICENSE")) {
+                assertThat(zip.getEntry(folder + "/" + entry)).as("zip entry %s/%s", folder, entry).isNotNull();
+            }
+        }
+
+        Path project = CliFixture.tree(tmp.resolve("proj"));
+        Run index = run(launcher, "index", project.toString());
+        assertThat(index.exitCode()).as(index.output()).isZero();
+        assertThat(index.output()).contains("dense");
+
+        Run search = run(launcher, "search", "backoffDelay", "--index", project.resolve(".neural-text").toString(),
+                "--limit", "2");
+        assertThat(search.exitCode()).as(search.output()).isZero();
+        assertThat(search.output()).contains(" 1. src/main/java/com/acme/retry/RetryPolicy.java:18  "
+                + "RetryPolicy.backoffDelay  (method)");
+
+        StdioClientTransport transport = new StdioClientTransport(ServerParameters.builder(launcher.toString())
+                .args("mcp", project.toString(), "--no-dense", "--check-interval", "300")
+                .env(Map.of("JAVA_HOME", System.getProperty("java.home"))).build(), McpJsonDefaults.getMapper());
+        transport.setStdErrorHandler(line -> { });
+        McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60))
+                .initializationTimeout(Duration.ofSeconds(60)).build();
+        try {
+            client.initialize();
+            assertThat(client.listTools().tools()).extracting(McpSchema.Tool::name)
+                    .containsExactly("search", "get", "status", "reindex");
+            awaitReady(client);
+            McpSchema.CallToolResult hit = client.callTool(new McpSchema.CallToolRequest("search",
+                    Map.of("query", "backoffDelay")));
+            assertThat(hit.isError()).isFalse();
+            assertThat(((McpSchema.TextContent) hit.content().get(0)).text())
+                    .startsWith("1. src/main/java/com/acme/retry/RetryPolicy.java:");
+        } finally {
+            client.close();
+            transport.awaitForExit();
+        }
+    }
+
+    private record Run(int exitCode, String output) {
+    }
+
+    /** Runs the launcher from the temporary folder, with this JVM's Java, output and errors together. */
+    private Run run(Path launcher, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(launcher.toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(tmp.toFile()).redirectErrorStream(true);
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        Process process = builder.start();
+        byte[] output = process.getInputStream().readAllBytes();
+        assertThat(process.waitFor(300, TimeUnit.SECONDS)).as("%s finished", command).isTrue();
+        return new Run(process.exitValue(), new String(output, StandardCharsets.UTF_8));
+    }
+
+    private static void awaitReady(McpSyncClient client) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (System.nanoTime() < deadline) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> status = (Map<String, Object>) client.callTool(
+                    new McpSchema.CallToolRequest("status", Map.of())).structuredContent();
+            if ("ready".equals(status.get("phase")) && status.get("lastUpdated") != null) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("the index was not ready within 120 s");
+    }
+
+    private static Path only(Path folder, String suffix) throws IOException {
+        try (Stream<Path> files = Files.list(folder)) {
+            List<Path> found = files.filter(p -> {
+                String name = p.getFileName().toString();
+                return name.startsWith("neural-text-") && name.endsWith(suffix);
+            }).toList();
+            assertThat(found).as("one neural-text-<version>%s in %s (built by package)", suffix, folder).hasSize(1);
+            return found.get(0);
+        }
+    }
+}
