@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Measures `neural-text mcp` on a folder, as a client sees it (stdio JSON-RPC, no SDK).
 
-  python3 examples/src/test/python/mcp_measure.py FOLDER INDEX_DIR [--no-dense] [--idle 60]
+  python3 neural-text-cli/src/test/python/mcp_measure.py FOLDER INDEX_DIR [--no-dense] [--idle 60]
 
 Prints, for a server started on FOLDER with its index in INDEX_DIR: the time from process start to the first
 `search` answer and to a complete BM25 index; once the index is complete (dense vectors too), the latency of 100 warm searches (p50, p95) and

@@ -19,7 +19,7 @@ import java.nio.file.Path;
  * Code search over a folder: ingest it with the Java and Markdown chunkers, embed with the MiniLM preset, persist the
  * index, load it back (as a later process would) and search it.
  *
- * <p>Run: {@code java -cp examples/target/neural-text.jar dev.neuraltext.examples.CodeSearchExample [folder] [query]}
+ * <p>Run: {@code java -cp examples/target/neural-text-examples.jar dev.neuraltext.examples.CodeSearchExample [folder] [query]}
  * (defaults: the current folder, "where are chunk ids made stable").
  */
 public final class CodeSearchExample {

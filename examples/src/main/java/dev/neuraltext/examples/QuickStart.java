@@ -22,7 +22,7 @@ import java.util.Map;
  * The smallest complete use of neural-text: chunk a little Java and Markdown, index it in the embedded store with BM25
  * and the MiniLM dense leg, search with a metadata filter, and print why each hit ranked.
  *
- * <p>Run: {@code java -cp examples/target/neural-text.jar dev.neuraltext.examples.QuickStart}
+ * <p>Run: {@code java -cp examples/target/neural-text-examples.jar dev.neuraltext.examples.QuickStart}
  */
 public final class QuickStart {
 

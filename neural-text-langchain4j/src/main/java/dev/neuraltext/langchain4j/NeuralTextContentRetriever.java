@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
 /**
  * A LangChain4j {@link ContentRetriever} backed by a {@link HybridCaseRetriever}: BM25 over code-aware terms, dense and
  * sparse legs fused, filters inside every leg, adaptive extension. Plug it into a {@code DefaultRetrievalAugmentor}
- * or an AI service with one line. One class with no other dependency on this project's examples: copy it if you like.
+ * or an AI service with one line. The only class of the {@code neural-text-langchain4j} module.
  *
  * <p>Each hit becomes a {@link Content}: the {@link TextSegment} holds the chunk text and its metadata ({@code id},
  * {@code path}, {@code startLine} and {@code endLine} as integers, {@code symbol}, {@code type}, ...; list metadata

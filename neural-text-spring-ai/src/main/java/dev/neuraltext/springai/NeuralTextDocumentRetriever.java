@@ -23,7 +23,7 @@ import org.springframework.ai.rag.retrieval.search.DocumentRetriever;
 /**
  * A Spring AI {@link DocumentRetriever} backed by a {@link HybridCaseRetriever}: BM25 over code-aware terms, dense and
  * sparse legs fused, filters inside every leg, adaptive extension. Plug it into a {@code RetrievalAugmentationAdvisor}
- * with one line. One class with no other dependency on this project's examples: copy it if you like.
+ * with one line. The only class of the {@code neural-text-spring-ai} module.
  *
  * <p>A {@link Query} becomes a {@link SearchRequest}: its text, the configured limit and legs, and the configured
  * filter combined by {@code and} with the query's own: by default the context entry {@value #FILTER_EXPRESSION},

@@ -17,7 +17,7 @@ import java.util.function.IntSupplier;
  * same run: the same queries, the three calls interleaved and their order rotated each round, p50 and p90 of each
  * and the adapters' p50 as a ratio to the direct call's.
  *
- * <p>Run: {@code java -cp examples/target/neural-text.jar dev.neuraltext.examples.bench.AdapterOverheadBenchmark
+ * <p>Run: {@code java -cp examples/target/neural-text-examples.jar dev.neuraltext.examples.bench.AdapterOverheadBenchmark
  * [folder] [rounds]} (defaults: the current folder, 200 rounds); the folder is indexed with BM25 only, so the
  * comparison is not drowned by query embedding. Single-threaded; run it on a quiet machine.
  */

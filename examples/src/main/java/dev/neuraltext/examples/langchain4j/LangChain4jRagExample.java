@@ -20,7 +20,7 @@ import java.util.List;
  * indexes a folder (this repository by default), lets a {@link DefaultRetrievalAugmentor} retrieve for a question and
  * prints the augmented user message a chat model would receive. Offline.
  *
- * <p>Run: {@code java -cp examples/target/neural-text.jar dev.neuraltext.examples.langchain4j.LangChain4jRagExample
+ * <p>Run: {@code java -cp examples/target/neural-text-examples.jar dev.neuraltext.examples.langchain4j.LangChain4jRagExample
  * [folder] [question] [--dense]}. BM25 only by default, indexed in seconds; {@code --dense} adds the MiniLM leg, which
  * embeds the whole folder first (about two minutes for this repository on 2 cores).
  */

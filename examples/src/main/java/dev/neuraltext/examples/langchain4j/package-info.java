@@ -1,6 +1,5 @@
 /**
- * neural-text as a LangChain4j {@code ContentRetriever}: {@link dev.neuraltext.langchain4j.NeuralTextContentRetriever},
- * and {@link dev.neuraltext.examples.langchain4j.LangChain4jRagExample}, which prints the prompt a
- * {@code DefaultRetrievalAugmentor} builds with it.
+ * {@link dev.neuraltext.examples.langchain4j.LangChain4jRagExample}: the prompt a {@code DefaultRetrievalAugmentor}
+ * builds with {@link dev.neuraltext.langchain4j.NeuralTextContentRetriever} (module {@code neural-text-langchain4j}).
  */
 package dev.neuraltext.examples.langchain4j;

@@ -16,7 +16,7 @@ import org.springframework.ai.rag.advisor.RetrievalAugmentationAdvisor;
  * indexes a folder (this repository by default), runs a {@link RetrievalAugmentationAdvisor} over a question and
  * prints the augmented user message a chat model would receive. Offline.
  *
- * <p>Run: {@code java -cp examples/target/neural-text.jar dev.neuraltext.examples.springai.SpringAiRagExample
+ * <p>Run: {@code java -cp examples/target/neural-text-examples.jar dev.neuraltext.examples.springai.SpringAiRagExample
  * [folder] [question] [--dense]}. BM25 only by default, indexed in seconds; {@code --dense} adds the MiniLM leg, which
  * embeds the whole folder first (about two minutes for this repository on 2 cores).
  */

@@ -1,6 +1,5 @@
 /**
- * neural-text as a Spring AI {@code DocumentRetriever}: {@link dev.neuraltext.springai.NeuralTextDocumentRetriever},
- * and {@link dev.neuraltext.examples.springai.SpringAiRagExample}, which prints the prompt a
- * {@code RetrievalAugmentationAdvisor} builds with it.
+ * {@link dev.neuraltext.examples.springai.SpringAiRagExample}: the prompt a {@code RetrievalAugmentationAdvisor}
+ * builds with {@link dev.neuraltext.springai.NeuralTextDocumentRetriever} (module {@code neural-text-spring-ai}).
  */
 package dev.neuraltext.examples.springai;

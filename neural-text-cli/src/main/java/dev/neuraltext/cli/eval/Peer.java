@@ -3,7 +3,7 @@ package dev.neuraltext.cli.eval;
 import dev.neuraltext.eval.EvalDocument;
 import java.util.List;
 
-/** A retrieval system we compare against, run in the same process on the same documents (examples only). */
+/** A retrieval system we compare against, run in the same process on the same documents (eval and bench only). */
 interface Peer extends AutoCloseable {
 
     /** Ranked ids and how long encoding the query took (0 for lexical peers). */
