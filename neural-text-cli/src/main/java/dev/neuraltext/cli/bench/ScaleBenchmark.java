@@ -13,7 +13,6 @@ import dev.neuraltext.fusion.Fusion;
 import dev.neuraltext.fusion.FusionMethod;
 import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.fusion.LegResult;
-import dev.neuraltext.internal.AtomicFiles;
 import dev.neuraltext.search.HybridQuery;
 import dev.neuraltext.search.SearchHit;
 import dev.neuraltext.store.DenseSearch;
@@ -90,40 +89,31 @@ public final class ScaleBenchmark {
 
     private static final String OURS = "neural-text";
     private static final String OURS_HITS = "neural-text-hits";
-    private static final String LUCENE_BM25 = "lucene-bm25";
-    private static final String LUCENE_SCAN = "lucene-exact-scan";
-    private static final String LUCENE_HYBRID = "lucene-bm25+scan";
+    static final String LUCENE_BM25 = "lucene-bm25";
+    static final String LUCENE_SCAN = "lucene-exact-scan";
+    static final String LUCENE_HYBRID = "lucene-bm25+scan";
     private static final String HNSW_FLOAT = "lucene-hnsw-float";
     private static final String HNSW_INT8 = "lucene-hnsw-int8";
     private static final int RECALL_K = 10;
     private static final int BATCH = 1000;
 
-    /** The command line. */
-    record Options(Path dataset, int docs, int queries, int dimension, int limit, int legLimit, int warmup,
-            int passes, boolean dense, boolean hnsw, Path json, long seed, SyntheticCorpus.Vectors vectors,
-            DenseSearch denseSearch, HnswParams hnswParams, List<Integer> efSweep) {
-    }
-
-    /** One figure of the report. */
-    record Figure(int docs, String engine, String leg, String metric, double value) {
-    }
-
     /** One timed search: engine, leg, the engine it is compared with, and the search of query {@code i}. */
-    private record Runner(String engine, String leg, String reference, Search search) {
+    record Runner(String engine, String leg, String reference, Search search) {
     }
 
     @FunctionalInterface
-    private interface Search {
+    interface Search {
         List<String> run(int query) throws IOException;
     }
 
-    private final Options options;
+    private final ScaleOptions options;
     private final PrintStream out;
-    private final List<Figure> figures = new ArrayList<>();
+    private final ScaleReport report;
 
-    private ScaleBenchmark(Options options, PrintStream out) {
+    private ScaleBenchmark(ScaleOptions options, PrintStream out) {
         this.options = options;
         this.out = out;
+        this.report = new ScaleReport(options.docs(), out);
     }
 
     public static void main(String[] args) {
@@ -135,16 +125,16 @@ public final class ScaleBenchmark {
 
     /** Runs the benchmark; returns the process exit code (0 ok, 2 usage error, 1 failure). */
     public static int run(String... args) {
-        Options options;
+        ScaleOptions options;
         try {
-            options = parse(args);
+            options = ScaleOptions.parse(args);
         } catch (IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
             System.err.println("bad arguments: " + e.getMessage());
-            usage(System.err);
+            ScaleOptions.usage(System.err);
             return 2;
         }
         if (options == null) {
-            usage(System.out);
+            ScaleOptions.usage(System.out);
             return 0;
         }
         if (!Files.isRegularFile(options.dataset().resolve("corpus.jsonl"))) {
@@ -158,97 +148,6 @@ public final class ScaleBenchmark {
             System.err.println("benchmark failed: " + e.getMessage());
             return 1;
         }
-    }
-
-    static Options parse(String... args) {
-        Path dataset = null;
-        int docs = 100_000;
-        int queries = 1000;
-        int dimension = 384;
-        int limit = 20;
-        int legLimit = 100;
-        int warmup = 1;
-        int passes = 2;
-        boolean dense = true;
-        boolean hnsw = true;
-        Path json = null;
-        long seed = 42;
-        SyntheticCorpus.Vectors vectors = SyntheticCorpus.Vectors.CLUSTERED;
-        DenseSearch denseSearch = DenseSearch.AUTO;
-        HnswParams defaults = HnswParams.defaults();
-        int m = defaults.maxConnections();
-        int beamWidth = defaults.beamWidth();
-        int efSearch = defaults.efSearch();
-        int buildThreads = defaults.buildThreads();
-        int efScale = defaults.efSearchScale();
-        List<Integer> efSweep = List.of();
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            switch (a) {
-                case "--dataset" -> dataset = Path.of(args[++i]);
-                case "--docs" -> docs = BenchOptions.positive(args[++i], a);
-                case "--queries" -> queries = BenchOptions.positive(args[++i], a);
-                case "--dim" -> dimension = BenchOptions.positive(args[++i], a);
-                case "--limit" -> limit = BenchOptions.positive(args[++i], a);
-                case "--leg-limit" -> legLimit = BenchOptions.positive(args[++i], a);
-                case "--warmup" -> warmup = BenchOptions.nonNegative(args[++i], a);
-                case "--passes" -> passes = BenchOptions.positive(args[++i], a);
-                case "--no-dense" -> dense = false;
-                case "--no-hnsw" -> hnsw = false;
-                case "--json" -> json = Path.of(args[++i]);
-                case "--seed" -> seed = Long.parseLong(args[++i]);
-                case "--vectors" -> vectors = vectorsOption(args[++i]);
-                case "--dense-search" -> denseSearch = denseSearchOption(args[++i]);
-                case "--hnsw-m" -> m = BenchOptions.positive(args[++i], a);
-                case "--hnsw-beam" -> beamWidth = BenchOptions.positive(args[++i], a);
-                case "--hnsw-ef" -> efSearch = BenchOptions.positive(args[++i], a);
-                case "--hnsw-threads" -> buildThreads = BenchOptions.positive(args[++i], a);
-                case "--hnsw-ef-scale" -> efScale = BenchOptions.nonNegative(args[++i], a);
-                case "--ef-sweep" -> efSweep = efList(args[++i], a);
-                case "--help", "-h" -> {
-                    return null;
-                }
-                default -> throw new IllegalArgumentException("unknown option: " + a);
-            }
-        }
-        if (legLimit < limit) {
-            throw new IllegalArgumentException("--leg-limit must be >= --limit (" + limit + "), got " + legLimit);
-        }
-        if (dataset == null) {
-            dataset = BenchOptions.defaultDataset();
-        }
-        return new Options(dataset, docs, queries, dimension, limit, legLimit, warmup, passes, dense, dense && hnsw,
-                json, seed, vectors, denseSearch, new HnswParams(m, beamWidth, efSearch, buildThreads, efScale), efSweep);
-    }
-
-    private static List<Integer> efList(String value, String option) {
-        List<Integer> out = new ArrayList<>();
-        for (String part : value.split(",")) {
-            int ef = BenchOptions.positive(part.trim(), option);
-            if (ef > HnswParams.MAX_BEAM) {
-                throw new IllegalArgumentException(option + " values must be at most " + HnswParams.MAX_BEAM
-                        + ", got " + ef);
-            }
-            out.add(ef);
-        }
-        return List.copyOf(out);
-    }
-
-    private static DenseSearch denseSearchOption(String value) {
-        for (DenseSearch d : DenseSearch.values()) {
-            if (d.name().equalsIgnoreCase(value)) {
-                return d;
-            }
-        }
-        throw new IllegalArgumentException("--dense-search must be auto, exact or ann, got '" + value + "'");
-    }
-
-    private static SyntheticCorpus.Vectors vectorsOption(String value) {
-        return switch (value) {
-            case "clustered" -> SyntheticCorpus.Vectors.CLUSTERED;
-            case "random" -> SyntheticCorpus.Vectors.RANDOM;
-            default -> throw new IllegalArgumentException("--vectors must be clustered or random, got '" + value + "'");
-        };
     }
 
     private void bench() throws IOException {
@@ -292,7 +191,7 @@ public final class ScaleBenchmark {
             deleteTree(work);
         }
         if (options.json() != null) {
-            writeJson(options.json());
+            report.writeJson(options.json());
             out.println("wrote " + options.json().toAbsolutePath());
         }
     }
@@ -341,7 +240,7 @@ public final class ScaleBenchmark {
         long bm25LoadedHeap = usedHeapAfterGc() - baseline;
         bm25Loaded.count(PayloadFilter.all()); // keeps it reachable until measured
         bm25Loaded = null;
-        buildFigures(OURS, "bm25", n, bm25Build, bm25Heap, bm25LoadedHeap, size(bm25Dir), bm25Save, bm25Load);
+        report.buildFigures(OURS, "bm25", n, bm25Build, bm25Heap, bm25LoadedHeap, size(bm25Dir), bm25Save, bm25Load);
 
         InMemoryCaseStore ours;
         Path hybridDir = null;
@@ -364,7 +263,7 @@ public final class ScaleBenchmark {
             ours = storeBuilder().load(dir, fingerprint);
             double load = seconds(t0);
             long loadedHeap = usedHeapAfterGc() - baseline;
-            buildFigures(OURS, "bm25+dense", n, build, heap, loadedHeap, size(dir), save, load);
+            report.buildFigures(OURS, "bm25+dense", n, build, heap, loadedHeap, size(dir), save, load);
             hybridDir = dir;
             hybridFingerprint = fingerprint;
         } else {
@@ -385,7 +284,7 @@ public final class ScaleBenchmark {
         IndexSearcher bm25Searcher = new IndexSearcher(bm25Reader);
         bm25Searcher.setSimilarity(new BM25Similarity());
         long luceneHeap = usedHeapAfterGc() - before;
-        buildFigures(LUCENE_BM25, "bm25", n, luceneBuild, luceneHeap, luceneHeap, size(luceneDir), 0, luceneOpen);
+        report.buildFigures(LUCENE_BM25, "bm25", n, luceneBuild, luceneHeap, luceneHeap, size(luceneDir), 0, luceneOpen);
 
         List<AutoCloseable> toClose = new ArrayList<>();
         toClose.add(bm25Reader);
@@ -399,7 +298,7 @@ public final class ScaleBenchmark {
                         new Lucene99HnswScalarQuantizedVectorsFormat(), HNSW_INT8, toClose);
             }
             if (vectors != null) {
-                figure(LUCENE_SCAN, "dense", "heap_bytes_per_chunk", (double) n * options.dimension() * 4 / n);
+                report.figure(LUCENE_SCAN, "dense", "heap_bytes_per_chunk", (double) n * options.dimension() * 4 / n);
             }
             timeAll(store, bm25Leg, bm25Searcher, hnswFloat, hnswInt8, ids, queryTexts, vectors, queryVectors);
             if (vectors != null && !options.efSweep().isEmpty()) {
@@ -446,7 +345,7 @@ public final class ScaleBenchmark {
             runners.add(new Runner(OURS, "dense", LUCENE_SCAN, i -> ids(store.search(
                     query(queryTexts[i], queryVectors[i], EnumSet.of(Leg.DENSE), legLimit, legLimit)))));
             runners.add(new Runner(LUCENE_SCAN, "dense", LUCENE_SCAN,
-                    i -> ordinalIds(exactTop(vectors, queryVectors[i], legLimit), ids)));
+                    i -> ordinalIds(ExactScan.top(vectors, queryVectors[i], legLimit), ids)));
             if (hnswFloat != null) {
                 IndexSearcher s = hnswFloat;
                 runners.add(new Runner(HNSW_FLOAT, "dense", LUCENE_SCAN,
@@ -463,7 +362,7 @@ public final class ScaleBenchmark {
                 Map<Leg, List<LegResult>> legs = new EnumMap<>(Leg.class);
                 legs.put(Leg.BM25, legResults(bm25Searcher.search(
                         LucenePeer.termsQuery(queryAnalyzer, "text", queryTexts[i]), legLimit), ids));
-                int[] top = exactTop(vectors, queryVectors[i], legLimit);
+                int[] top = ExactScan.top(vectors, queryVectors[i], legLimit);
                 List<LegResult> dense = new ArrayList<>(top.length);
                 for (int o : top) {
                     dense.add(new LegResult(ids[o], VectorUtil.dotProduct(queryVectors[i], vectors[o])));
@@ -478,8 +377,8 @@ public final class ScaleBenchmark {
         }
 
         time(runners, queryTexts.length);
-        report(runners);
-        reportIndexes();
+        report.latencies(runners);
+        report.indexes();
     }
 
     /**
@@ -509,7 +408,7 @@ public final class ScaleBenchmark {
             out.printf(Locale.ROOT, "  efSearch %d done%n", ef);
         }
         out.printf(Locale.ROOT, "%nefSearch sweep (the same saved graph loaded with each efSearch):");
-        report(all);
+        report.latencies(all);
     }
 
     /** Times every runner over every query, interleaved pass by pass, and records p50 / p95 / p99 and the ratio. */
@@ -533,13 +432,13 @@ public final class ScaleBenchmark {
         for (int r = 0; r < runners.size(); r++) {
             Runner runner = runners.get(r);
             for (int pct : new int[] {50, 95, 99}) {
-                figure(runner.engine(), runner.leg(), "p" + pct + "_ms", EvalRun.percentile(latency[r], pct) / 1e6);
+                report.figure(runner.engine(), runner.leg(), "p" + pct + "_ms", EvalRun.percentile(latency[r], pct) / 1e6);
             }
         }
         for (Runner runner : runners) {
-            double p50 = value(runner.engine(), runner.leg(), "p50_ms");
-            double ref = value(runner.reference(), runner.leg(), "p50_ms");
-            figure(runner.engine(), runner.leg(), "p50_ratio_to_" + runner.reference(), p50 / ref);
+            double p50 = report.value(runner.engine(), runner.leg(), "p50_ms");
+            double ref = report.value(runner.reference(), runner.leg(), "p50_ms");
+            report.figure(runner.engine(), runner.leg(), "p50_ratio_to_" + runner.reference(), p50 / ref);
         }
     }
 
@@ -550,7 +449,7 @@ public final class ScaleBenchmark {
         int k = Math.min(RECALL_K, options.legLimit());
         List<Set<String>> exact = new ArrayList<>(queries);
         for (int i = 0; i < queries; i++) {
-            exact.add(new HashSet<>(ordinalIds(exactTop(vectors, queryVectors[i], k), ids)));
+            exact.add(new HashSet<>(ordinalIds(ExactScan.top(vectors, queryVectors[i], k), ids)));
         }
         for (Runner runner : runners) {
             if (!runner.leg().equals("dense")) {
@@ -565,7 +464,7 @@ public final class ScaleBenchmark {
                     }
                 }
             }
-            figure(runner.engine(), "dense", "recall_at_10", (double) found / ((long) queries * k));
+            report.figure(runner.engine(), "dense", "recall_at_10", (double) found / ((long) queries * k));
         }
     }
 
@@ -653,158 +552,12 @@ public final class ScaleBenchmark {
         double open = seconds(t0);
         toClose.add(reader);
         long heap = usedHeapAfterGc() - before;
-        buildFigures(engine, "dense", corpus.size(), build, heap, heap, size(dir), 0, open);
+        report.buildFigures(engine, "dense", corpus.size(), build, heap, heap, size(dir), 0, open);
         out.printf(Locale.ROOT, "  %s built in %.1f s%n", engine, build);
         return new IndexSearcher(reader);
     }
 
-    private void buildFigures(String engine, String leg, int n, double build, long heap, long loadedHeap, long disk,
-            double save, double load) {
-        figure(engine, leg, "build_s", build);
-        figure(engine, leg, "build_docs_per_s", n / build);
-        figure(engine, leg, "heap_bytes_per_chunk", (double) heap / n);
-        figure(engine, leg, "heap_bytes_per_chunk_loaded", (double) loadedHeap / n);
-        figure(engine, leg, "disk_bytes_per_chunk", (double) disk / n);
-        figure(engine, leg, "save_s", save);
-        figure(engine, leg, "load_s", load);
-        out.printf(Locale.ROOT, "  %s %s: built in %.1f s, %.0f B/chunk heap (%.0f loaded), %.0f B/chunk on disk%n",
-                engine, leg, build, (double) heap / n, (double) loadedHeap / n, (double) disk / n);
-    }
-
-    private void report(List<Runner> runners) {
-        out.printf(Locale.ROOT, "%n%-20s %-8s %9s %9s %9s %12s %10s%n", "engine", "leg", "p50 ms", "p95 ms", "p99 ms",
-                "p50 ratio", "recall@10");
-        for (Runner r : runners) {
-            Double recall = optional(r.engine(), r.leg(), "recall_at_10");
-            out.printf(Locale.ROOT, "%-20s %-8s %9.3f %9.3f %9.3f %11.2fx %10s%n", r.engine(), r.leg(),
-                    value(r.engine(), r.leg(), "p50_ms"), value(r.engine(), r.leg(), "p95_ms"),
-                    value(r.engine(), r.leg(), "p99_ms"),
-                    value(r.engine(), r.leg(), "p50_ratio_to_" + r.reference()),
-                    recall == null ? "" : String.format(Locale.ROOT, "%.3f", recall));
-        }
-        out.printf(Locale.ROOT, "(ratio: p50 over the p50 of %s for bm25, %s for dense, %s for hybrid)%n",
-                LUCENE_BM25, LUCENE_SCAN, LUCENE_HYBRID);
-    }
-
-    private void reportIndexes() {
-        int n = options.docs();
-        out.printf(Locale.ROOT, "%n%-20s %-10s %9s %10s %11s %11s %11s %8s %8s%n", "engine", "index", "build s",
-                "docs/s", "heap B/ch", "loaded B/ch", "disk B/ch", "save s", "load s");
-        for (Figure f : figures) {
-            if (!f.metric().equals("build_s")) {
-                continue;
-            }
-            String e = f.engine();
-            String l = f.leg();
-            out.printf(Locale.ROOT, "%-20s %-10s %9.2f %10.0f %11.0f %11.0f %11.0f %8.2f %8.2f%n", e, l, f.value(),
-                    value(e, l, "build_docs_per_s"), value(e, l, "heap_bytes_per_chunk"),
-                    value(e, l, "heap_bytes_per_chunk_loaded"), value(e, l, "disk_bytes_per_chunk"),
-                    value(e, l, "save_s"), value(e, l, "load_s"));
-        }
-        out.printf(Locale.ROOT, "(%,d chunks; heap is retained heap after a full GC; Lucene's indexes are memory-mapped,"
-                + " so their heap excludes the mapped files)%n", n);
-    }
-
-    private void figure(String engine, String leg, String metric, double value) {
-        figures.add(new Figure(options.docs(), engine, leg, metric, value));
-    }
-
-    private double value(String engine, String leg, String metric) {
-        Double v = optional(engine, leg, metric);
-        if (v == null) {
-            throw new IllegalStateException("no figure " + metric + " for " + engine + " " + leg);
-        }
-        return v;
-    }
-
-    private Double optional(String engine, String leg, String metric) {
-        for (Figure f : figures) {
-            if (f.engine().equals(engine) && f.leg().equals(leg) && f.metric().equals(metric)) {
-                return f.value();
-            }
-        }
-        return null;
-    }
-
-    private void writeJson(Path file) throws IOException {
-        StringBuilder json = new StringBuilder("[\n");
-        for (int i = 0; i < figures.size(); i++) {
-            Figure f = figures.get(i);
-            json.append(String.format(Locale.ROOT, "  {\"docs\": %d, \"engine\": \"%s\", \"leg\": \"%s\","
-                    + " \"metric\": \"%s\", \"value\": %s}", f.docs(), f.engine(), f.leg(), f.metric(),
-                    Double.isFinite(f.value()) ? Double.toString(f.value()) : "null"));
-            json.append(i + 1 < figures.size() ? ",\n" : "\n");
-        }
-        json.append("]\n");
-        AtomicFiles.writeString(file, json.toString());
-    }
-
     // ------------------------------------------------------------------ helpers
-
-    /** The ordinals of the {@code k} vectors with the highest dot product with {@code q}, best first. */
-    static int[] exactTop(float[][] vectors, float[] q, int k) {
-        int size = 0;
-        int[] heapOrd = new int[k];
-        float[] heapScore = new float[k]; // a min-heap of the best k
-        for (int o = 0; o < vectors.length; o++) {
-            float s = VectorUtil.dotProduct(q, vectors[o]);
-            if (size < k) {
-                heapOrd[size] = o;
-                heapScore[size] = s;
-                siftUp(heapOrd, heapScore, size++);
-            } else if (s > heapScore[0]) {
-                heapOrd[0] = o;
-                heapScore[0] = s;
-                siftDown(heapOrd, heapScore, size);
-            }
-        }
-        int[] out = new int[size];
-        for (int i = size - 1; i >= 0; i--) {
-            out[i] = heapOrd[0];
-            size--;
-            heapOrd[0] = heapOrd[size];
-            heapScore[0] = heapScore[size];
-            siftDown(heapOrd, heapScore, size);
-        }
-        return out;
-    }
-
-    private static void siftUp(int[] ord, float[] score, int i) {
-        while (i > 0) {
-            int parent = (i - 1) >>> 1;
-            if (score[i] >= score[parent]) {
-                return;
-            }
-            swap(ord, score, i, parent);
-            i = parent;
-        }
-    }
-
-    private static void siftDown(int[] ord, float[] score, int size) {
-        int i = 0;
-        while (true) {
-            int left = 2 * i + 1;
-            if (left >= size) {
-                return;
-            }
-            int least = left + 1 < size && score[left + 1] < score[left] ? left + 1 : left;
-            if (score[least] >= score[i]) {
-                return;
-            }
-            swap(ord, score, i, least);
-            i = least;
-        }
-    }
-
-    private static void swap(int[] ord, float[] score, int a, int b) {
-        int o = ord[a];
-        ord[a] = ord[b];
-        ord[b] = o;
-        float s = score[a];
-        score[a] = score[b];
-        score[b] = s;
-    }
-
 
     private static List<String> ids(List<SearchHit> hits) {
         List<String> out = new ArrayList<>(hits.size());
@@ -880,31 +633,5 @@ public final class ScaleBenchmark {
                 Files.deleteIfExists(p);
             }
         }
-    }
-
-
-
-
-    private static void usage(PrintStream out) {
-        out.println("usage: bench scale [--docs N] [--dataset DIR] [--queries N] [--dim N] [--limit K] [--leg-limit K]"
-                + " [--warmup N] [--passes N] [--no-dense] [--no-hnsw] [--vectors clustered|random] [--json FILE]"
-                + " [--seed N] [--ef-sweep EF,...]");
-        out.println("  --docs       synthetic corpus size (default 100000; 1000000 needs about -Xmx16g)");
-        out.println("  --dataset    BEIR base corpus (default " + BenchOptions.DEFAULT_DATASET + ", looked up upwards)");
-        out.println("  --queries    queries per pass (default 1000)");
-        out.println("  --dim        dense dimension of the unit vectors (default 384)");
-        out.println("  --vectors    clustered (default): copy k of a document at cosine " + SyntheticCorpus.COPY_COSINE
-                + " from its base, a query at " + SyntheticCorpus.QUERY_COSINE + " from its relevant base document;");
-        out.println("               random: independent random unit vectors (the worst case for an ANN index)");
-        out.println("  --limit      hybrid results (default 20); --leg-limit: candidates per leg (default 100)");
-        out.println("  --warmup     untimed passes (default 1); --passes: timed passes (default 2)");
-        out.println("  --no-dense   BM25 only; --no-hnsw: skip the Lucene HNSW builds (slow at 1M)");
-        out.println("  --dense-search  auto (default: exact below " + DenseSearch.AUTO_ANN_THRESHOLD
-                + " vectors, HNSW graph above), exact or ann");
-        out.println("  --hnsw-m, --hnsw-beam, --hnsw-ef, --hnsw-threads, --hnsw-ef-scale  the graph's HnswParams"
-                + " (defaults " + HnswParams.defaults() + "; --hnsw-ef-scale 0: a fixed beam)");
-        out.println("  --ef-sweep   EF[,EF...]: after the main run, load the saved store with each efSearch and time its"
-                + " dense and hybrid legs again, with recall@10 (the graph is built once)");
-        out.println("  --json       also write every figure to FILE as JSON records");
     }
 }

@@ -75,9 +75,9 @@ class ScaleBenchmarkTest {
         assertThat(corpus.documentVector(5)).isEqualTo(corpus.documentVector(5));
         assertThatThrownBy(() -> new SyntheticCorpus(base, queries, new int[] {2, -1}, 4, 8, 1,
                 SyntheticCorpus.Vectors.CLUSTERED)).hasMessageContaining("2");
-        assertThatThrownBy(() -> ScaleBenchmark.parse("--vectors", "gaussian")).hasMessage(
+        assertThatThrownBy(() -> ScaleOptions.parse("--vectors", "gaussian")).hasMessage(
                 "--vectors must be clustered or random, got 'gaussian'");
-        assertThatThrownBy(() -> ScaleBenchmark.parse("--dense-search", "fast")).hasMessageContaining("'fast'");
+        assertThatThrownBy(() -> ScaleOptions.parse("--dense-search", "fast")).hasMessageContaining("'fast'");
     }
 
     @Test
@@ -90,7 +90,7 @@ class ScaleBenchmarkTest {
             }
         }
         float[] q = vectors[17].clone();
-        int[] top = ScaleBenchmark.exactTop(vectors, q, 10);
+        int[] top = ExactScan.top(vectors, q, 10);
         Integer[] all = new Integer[vectors.length];
         for (int i = 0; i < all.length; i++) {
             all[i] = i;
@@ -105,8 +105,8 @@ class ScaleBenchmarkTest {
 
     @Test
     void optionsAreCheckedAndTheRunWritesJson(@TempDir Path dir) throws IOException {
-        assertThatThrownBy(() -> ScaleBenchmark.parse("--docs", "0")).hasMessageContaining("--docs").hasMessageContaining("0");
-        assertThatThrownBy(() -> ScaleBenchmark.parse("--limit", "50", "--leg-limit", "20"))
+        assertThatThrownBy(() -> ScaleOptions.parse("--docs", "0")).hasMessageContaining("--docs").hasMessageContaining("0");
+        assertThatThrownBy(() -> ScaleOptions.parse("--limit", "50", "--leg-limit", "20"))
                 .hasMessageContaining("--leg-limit");
         Files.writeString(dir.resolve("corpus.jsonl"), String.join("\n",
                 "{\"_id\": \"a\", \"title\": \"StringUtils\", \"text\": \"isBlank widget\"}",
@@ -131,7 +131,7 @@ class ScaleBenchmarkTest {
         assertThat(written).contains("\"engine\": \"neural-text-ef5\", \"leg\": \"hybrid\", \"metric\": \"p50_ms\"");
         assertThat(written).containsPattern("\"engine\": \"neural-text-ef40\", \"leg\": \"dense\", "
                 + "\"metric\": \"recall_at_10\", \"value\": 1.0}");
-        assertThatThrownBy(() -> ScaleBenchmark.parse("--ef-sweep", "100,x")).hasMessageContaining("--ef-sweep");
-        assertThatThrownBy(() -> ScaleBenchmark.parse("--ef-sweep", "20000")).hasMessageContaining("20000");
+        assertThatThrownBy(() -> ScaleOptions.parse("--ef-sweep", "100,x")).hasMessageContaining("--ef-sweep");
+        assertThatThrownBy(() -> ScaleOptions.parse("--ef-sweep", "20000")).hasMessageContaining("20000");
     }
 }
