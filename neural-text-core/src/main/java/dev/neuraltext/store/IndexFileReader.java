@@ -73,12 +73,12 @@ final class IndexFileReader {
         } catch (IOException e) {
             throw new NonRetriableNeuralTextException("mapping index file " + chunksFile + " failed: " + e.getMessage(), e);
         }
-        store.loadMapped(mapped, manifest.chunkCount());
+        store.state().loadMapped(mapped, manifest.chunkCount());
         long position = IndexFiles.HEADER + Integer.BYTES;
         for (int i = 0; i < manifest.chunkCount(); i++) {
             MappedChunks.Record r = mapped.record(position);
             try {
-                store.loadMappedChunk(i, position, r);
+                store.state().loadMappedChunk(i, position, r);
             } catch (IllegalArgumentException e) {
                 throw new CorruptIndexException("index file " + chunksFile + " is corrupt: " + e.getMessage()
                         + "; rebuild the index", e);
@@ -91,14 +91,14 @@ final class IndexFileReader {
         }
         boolean[] bm25Read = {false};
         readFile(gen.resolve(IndexFiles.BM25), IndexFiles.KIND_BM25, manifestCrc(manifest, IndexFiles.BM25), (in, fileSize) -> {
-            bm25Read[0] = store.loadBm25State(in);
+            bm25Read[0] = store.state().loadBm25State(in);
             return bm25Read[0];
         });
         if (!bm25Read[0]) {
             // saved with other BM25 settings (tokenizer, field settings): index the stored chunks again
             LOG.info("the BM25 index in {} was saved with other settings; re-indexing its {} chunks", dir,
                     manifest.chunkCount());
-            store.reindexBm25();
+            store.state().reindexBm25();
         }
         readFile(gen.resolve(IndexFiles.VECTORS), IndexFiles.KIND_VECTORS, manifestCrc(manifest, IndexFiles.VECTORS), (in, fileSize) -> {
             int dimension = in.readInt();
@@ -113,7 +113,7 @@ final class IndexFileReader {
                 in.readFully(bytes);
                 float[] v = new float[dimension];
                 ByteBuffer.wrap(bytes).asFloatBuffer().get(v);
-                store.loadDense(ordinal, v);
+                store.state().loadDense(ordinal, v);
             }
             int sparseCount = readCount(in, fileSize, 8);
             check(sparseCount == manifest.sparseCount(), "sparse count " + sparseCount + " differs from the manifest's "
@@ -129,16 +129,16 @@ final class IndexFileReader {
                 for (int j = 0; j < nnz; j++) {
                     val[j] = in.readFloat();
                 }
-                store.loadSparse(ordinal, new SparseVector(idx, val));
+                store.state().loadSparse(ordinal, new SparseVector(idx, val));
             }
         });
         for (IndexFiles.FileInfo f : manifest.files()) {
             if (f.name().equals(IndexFiles.DENSE_GRAPH)) {
                 readFile(gen.resolve(IndexFiles.DENSE_GRAPH), IndexFiles.KIND_DENSE_GRAPH, f.crc(),
-                        (BodyReader) (in, fileSize) -> store.loadDenseGraph(in, fileSize, IndexFileReader::check));
+                        (BodyReader) (in, fileSize) -> store.state().loadDenseGraph(in, fileSize, IndexFileReader::check));
             }
         }
-        store.finishDenseLoad();
+        store.state().finishDenseLoad();
         Map<String, byte[]> attachments = new LinkedHashMap<>();
         for (IndexFiles.FileInfo f : manifest.files()) {
             if (f.name().startsWith(IndexFiles.ATTACHMENT_PREFIX)) {
