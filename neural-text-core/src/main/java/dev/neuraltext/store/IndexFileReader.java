@@ -1,5 +1,26 @@
 package dev.neuraltext.store;
 
+import static dev.neuraltext.store.IndexFiles.ATTACHMENT_PREFIX;
+import static dev.neuraltext.store.IndexFiles.BM25;
+import static dev.neuraltext.store.IndexFiles.CHUNKS;
+import static dev.neuraltext.store.IndexFiles.CURRENT;
+import static dev.neuraltext.store.IndexFiles.DENSE_GRAPH;
+import static dev.neuraltext.store.IndexFiles.GENERATION;
+import static dev.neuraltext.store.IndexFiles.HEADER;
+import static dev.neuraltext.store.IndexFiles.KIND_ATTACHMENT;
+import static dev.neuraltext.store.IndexFiles.KIND_BM25;
+import static dev.neuraltext.store.IndexFiles.KIND_CHUNKS;
+import static dev.neuraltext.store.IndexFiles.KIND_DENSE_GRAPH;
+import static dev.neuraltext.store.IndexFiles.KIND_MANIFEST;
+import static dev.neuraltext.store.IndexFiles.KIND_VECTORS;
+import static dev.neuraltext.store.IndexFiles.MAGIC;
+import static dev.neuraltext.store.IndexFiles.MANIFEST;
+import static dev.neuraltext.store.IndexFiles.READ_ATTEMPTS;
+import static dev.neuraltext.store.IndexFiles.TRAILER;
+import static dev.neuraltext.store.IndexFiles.VECTORS;
+import static dev.neuraltext.store.IndexFiles.VERSION;
+
+import dev.neuraltext.store.IndexFiles.FileInfo;
 import dev.neuraltext.NonRetriableNeuralTextException;
 import dev.neuraltext.bm25.Bm25Params;
 import dev.neuraltext.encode.SparseVector;
@@ -37,7 +58,7 @@ final class IndexFileReader {
     }
 
     static boolean exists(Path dir) {
-        return Files.isRegularFile(dir.resolve(IndexFiles.CURRENT));
+        return Files.isRegularFile(dir.resolve(CURRENT));
     }
 
     static IndexFingerprint readFingerprint(Path dir) {
@@ -50,7 +71,7 @@ final class IndexFileReader {
         if (!manifest.fingerprint().vectorDifferences(expected).isEmpty()) {
             throw new IndexMismatchException("the index in " + dir, manifest.fingerprint(), expected);
         }
-        for (IndexFiles.FileInfo f : manifest.files()) {
+        for (FileInfo f : manifest.files()) {
             Path file = gen.resolve(f.name());
             long size = size(file);
             if (size != f.length()) {
@@ -59,11 +80,11 @@ final class IndexFileReader {
             }
         }
         // chunks: checksum verified, then mapped; the store keeps ids and metadata, the rest stays in the file
-        Path chunksFile = gen.resolve(IndexFiles.CHUNKS);
-        readFile(chunksFile, IndexFiles.KIND_CHUNKS, manifestCrc(manifest, IndexFiles.CHUNKS), (in, fileSize) -> {
+        Path chunksFile = gen.resolve(CHUNKS);
+        readFile(chunksFile, KIND_CHUNKS, manifestCrc(manifest, CHUNKS), (in, fileSize) -> {
             int n = in.readInt();
             check(n == manifest.chunkCount(), "chunk count " + n + " differs from the manifest's " + manifest.chunkCount());
-            in.skipNBytes(fileSize - IndexFiles.TRAILER - IndexFiles.HEADER - Integer.BYTES);
+            in.skipNBytes(fileSize - TRAILER - HEADER - Integer.BYTES);
         });
         MappedChunks mapped;
         try {
@@ -74,7 +95,7 @@ final class IndexFileReader {
             throw new NonRetriableNeuralTextException("mapping index file " + chunksFile + " failed: " + e.getMessage(), e);
         }
         store.state().loadMapped(mapped, manifest.chunkCount());
-        long position = IndexFiles.HEADER + Integer.BYTES;
+        long position = HEADER + Integer.BYTES;
         for (int i = 0; i < manifest.chunkCount(); i++) {
             MappedChunks.Record r = mapped.record(position);
             try {
@@ -85,12 +106,12 @@ final class IndexFileReader {
             }
             position = r.end();
         }
-        if (position != mapped.size() - IndexFiles.TRAILER) {
+        if (position != mapped.size() - TRAILER) {
             throw new CorruptIndexException("index file " + chunksFile + " is corrupt: its records end at byte " + position
-                    + ", not before the trailer at " + (mapped.size() - IndexFiles.TRAILER) + "; rebuild the index", null);
+                    + ", not before the trailer at " + (mapped.size() - TRAILER) + "; rebuild the index", null);
         }
         boolean[] bm25Read = {false};
-        readFile(gen.resolve(IndexFiles.BM25), IndexFiles.KIND_BM25, manifestCrc(manifest, IndexFiles.BM25), (in, fileSize) -> {
+        readFile(gen.resolve(BM25), KIND_BM25, manifestCrc(manifest, BM25), (in, fileSize) -> {
             bm25Read[0] = store.state().loadBm25State(in);
             return bm25Read[0];
         });
@@ -100,7 +121,7 @@ final class IndexFileReader {
                     manifest.chunkCount());
             store.state().reindexBm25();
         }
-        readFile(gen.resolve(IndexFiles.VECTORS), IndexFiles.KIND_VECTORS, manifestCrc(manifest, IndexFiles.VECTORS), (in, fileSize) -> {
+        readFile(gen.resolve(VECTORS), KIND_VECTORS, manifestCrc(manifest, VECTORS), (in, fileSize) -> {
             int dimension = in.readInt();
             int denseCount = readCount(in, fileSize, 4);
             check(denseCount == manifest.denseCount(), "dense count " + denseCount + " differs from the manifest's "
@@ -132,20 +153,20 @@ final class IndexFileReader {
                 store.state().loadSparse(ordinal, new SparseVector(idx, val));
             }
         });
-        for (IndexFiles.FileInfo f : manifest.files()) {
-            if (f.name().equals(IndexFiles.DENSE_GRAPH)) {
-                readFile(gen.resolve(IndexFiles.DENSE_GRAPH), IndexFiles.KIND_DENSE_GRAPH, f.crc(),
+        for (FileInfo f : manifest.files()) {
+            if (f.name().equals(DENSE_GRAPH)) {
+                readFile(gen.resolve(DENSE_GRAPH), KIND_DENSE_GRAPH, f.crc(),
                         (BodyReader) (in, fileSize) -> store.state().loadDenseGraph(in, fileSize, IndexFileReader::check));
             }
         }
         store.state().finishDenseLoad();
         Map<String, byte[]> attachments = new LinkedHashMap<>();
-        for (IndexFiles.FileInfo f : manifest.files()) {
-            if (f.name().startsWith(IndexFiles.ATTACHMENT_PREFIX)) {
-                readFile(gen.resolve(f.name()), IndexFiles.KIND_ATTACHMENT, f.crc(), (in, fileSize) -> {
+        for (FileInfo f : manifest.files()) {
+            if (f.name().startsWith(ATTACHMENT_PREFIX)) {
+                readFile(gen.resolve(f.name()), KIND_ATTACHMENT, f.crc(), (in, fileSize) -> {
                     byte[] bytes = new byte[readCount(in, fileSize, 1)];
                     in.readFully(bytes);
-                    attachments.put(f.name().substring(IndexFiles.ATTACHMENT_PREFIX.length()), bytes);
+                    attachments.put(f.name().substring(ATTACHMENT_PREFIX.length()), bytes);
                 });
             }
         }
@@ -155,7 +176,7 @@ final class IndexFileReader {
     /** The generation {@code CURRENT} names, or null when there is none (no index yet, or unreadable). */
     static String currentNameOrNull(Path dir) {
         try {
-            return new String(Files.readAllBytes(dir.resolve(IndexFiles.CURRENT)), StandardCharsets.US_ASCII).trim();
+            return new String(Files.readAllBytes(dir.resolve(CURRENT)), StandardCharsets.US_ASCII).trim();
         } catch (IOException e) {
             return null;
         }
@@ -172,7 +193,7 @@ final class IndexFileReader {
                 return read.get();
             } catch (CorruptIndexException e) {
                 String after = currentNameOrNull(dir);
-                if (attempt >= IndexFiles.READ_ATTEMPTS || before == null || before.equals(after)) {
+                if (attempt >= READ_ATTEMPTS || before == null || before.equals(after)) {
                     throw e;
                 }
                 LOG.debug("index generation {} in {} was replaced by {} while reading; reading that", before, dir, after);
@@ -181,7 +202,7 @@ final class IndexFileReader {
     }
 
     private static long manifestCrc(Manifest manifest, String name) {
-        for (IndexFiles.FileInfo f : manifest.files()) {
+        for (FileInfo f : manifest.files()) {
             if (f.name().equals(name)) {
                 return f.crc();
             }
@@ -190,13 +211,13 @@ final class IndexFileReader {
     }
 
     private record Manifest(IndexFingerprint fingerprint, int chunkCount, int denseCount, int sparseCount,
-                            List<IndexFiles.FileInfo> files) {
+                            List<FileInfo> files) {
     }
 
     private static Path currentGeneration(Path dir) {
-        Path current = dir.resolve(IndexFiles.CURRENT);
+        Path current = dir.resolve(CURRENT);
         if (!Files.isDirectory(dir) || !Files.exists(current)) {
-            throw new IndexNotFoundException("no index in " + dir + " (no " + IndexFiles.CURRENT + " file); build one first", null);
+            throw new IndexNotFoundException("no index in " + dir + " (no " + CURRENT + " file); build one first", null);
         }
         String name;
         try {
@@ -205,7 +226,7 @@ final class IndexFileReader {
         } catch (IOException e) {
             throw new NonRetriableNeuralTextException("reading " + current + " failed: " + e.getMessage(), e);
         }
-        Matcher m = IndexFiles.GENERATION.matcher(name);
+        Matcher m = GENERATION.matcher(name);
         if (!m.matches() || m.group(2) != null) {
             throw new CorruptIndexException(current + " does not name an index generation (got '"
                     + (name.length() > 40 ? name.substring(0, 40) + "..." : name) + "'); rebuild the index", null);
@@ -219,7 +240,7 @@ final class IndexFileReader {
 
     private static Manifest readManifest(Path gen) {
         Manifest[] result = new Manifest[1];
-        readFile(gen.resolve(IndexFiles.MANIFEST), IndexFiles.KIND_MANIFEST, null, (in, fileSize) -> {
+        readFile(gen.resolve(MANIFEST), KIND_MANIFEST, null, (in, fileSize) -> {
             String tokenizer = readString(in, fileSize);
             double k1 = in.readDouble();
             double b = in.readDouble();
@@ -237,13 +258,13 @@ final class IndexFileReader {
             int denseCount = readCount(in, Long.MAX_VALUE, 1);
             int sparseCount = readCount(in, Long.MAX_VALUE, 1);
             int nFiles = readCount(in, fileSize, 20);
-            List<IndexFiles.FileInfo> files = new ArrayList<>();
+            List<FileInfo> files = new ArrayList<>();
             for (int i = 0; i < nFiles; i++) {
-                files.add(new IndexFiles.FileInfo(readString(in, fileSize), in.readLong(), in.readLong()));
+                files.add(new FileInfo(readString(in, fileSize), in.readLong(), in.readLong()));
             }
-            check(files.stream().anyMatch(f -> f.name().equals(IndexFiles.CHUNKS))
-                    && files.stream().anyMatch(f -> f.name().equals(IndexFiles.BM25))
-                    && files.stream().anyMatch(f -> f.name().equals(IndexFiles.VECTORS)), "manifest lists " + files);
+            check(files.stream().anyMatch(f -> f.name().equals(CHUNKS))
+                    && files.stream().anyMatch(f -> f.name().equals(BM25))
+                    && files.stream().anyMatch(f -> f.name().equals(VECTORS)), "manifest lists " + files);
             result[0] = new Manifest(fp, chunkCount, denseCount, sparseCount, List.copyOf(files));
         });
         return result[0];
@@ -272,7 +293,7 @@ final class IndexFileReader {
     private static void readFile(Path file, int kind, Long expectedCrc, PartialBodyReader body) {
         try {
             long size = size(file);
-            if (size < IndexFiles.HEADER + IndexFiles.TRAILER) {
+            if (size < HEADER + TRAILER) {
                 throw new CorruptIndexException("index file " + file + " is truncated (" + size + " bytes)", null);
             }
             long actual;
@@ -280,7 +301,7 @@ final class IndexFileReader {
             try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
                 CRC32 crc = new CRC32();
                 ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
-                long remaining = size - IndexFiles.TRAILER;
+                long remaining = size - TRAILER;
                 while (remaining > 0) {
                     buf.clear();
                     if (remaining < buf.capacity()) {
@@ -294,7 +315,7 @@ final class IndexFileReader {
                     crc.update(buf);
                     remaining -= n;
                 }
-                ByteBuffer trailer = ByteBuffer.allocate(IndexFiles.TRAILER);
+                ByteBuffer trailer = ByteBuffer.allocate(TRAILER);
                 while (trailer.hasRemaining()) {
                     if (ch.read(trailer) < 0) {
                         throw new EOFException();
@@ -315,17 +336,17 @@ final class IndexFileReader {
                 CountingInputStream counting = new CountingInputStream(new BufferedInputStream(raw, 1 << 16));
                 DataInputStream in = new DataInputStream(counting);
                 int magic = in.readInt();
-                check(magic == IndexFiles.MAGIC, "bad magic number " + Integer.toHexString(magic) + ", not a neural-text index file");
+                check(magic == MAGIC, "bad magic number " + Integer.toHexString(magic) + ", not a neural-text index file");
                 int version = in.readInt();
-                if (version != IndexFiles.VERSION) {
+                if (version != VERSION) {
                     throw new CorruptIndexException("index file " + file + " has format version " + version
-                            + ", this library reads version " + IndexFiles.VERSION + "; rebuild the index", null);
+                            + ", this library reads version " + VERSION + "; rebuild the index", null);
                 }
                 int k = in.readInt();
                 check(k == kind, "file kind " + k + ", expected " + kind);
                 boolean whole = body.read(in, size);
-                check(!whole || counting.count == size - IndexFiles.TRAILER, "unexpected data after the content ("
-                        + (size - IndexFiles.TRAILER - counting.count) + " bytes)");
+                check(!whole || counting.count == size - TRAILER, "unexpected data after the content ("
+                        + (size - TRAILER - counting.count) + " bytes)");
             }
         } catch (CorruptIndexException e) {
             throw e;

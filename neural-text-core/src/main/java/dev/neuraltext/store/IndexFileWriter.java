@@ -1,5 +1,27 @@
 package dev.neuraltext.store;
 
+import static dev.neuraltext.store.IndexFiles.ATTACHMENT_NAME;
+import static dev.neuraltext.store.IndexFiles.ATTACHMENT_PREFIX;
+import static dev.neuraltext.store.IndexFiles.BM25;
+import static dev.neuraltext.store.IndexFiles.CHUNKS;
+import static dev.neuraltext.store.IndexFiles.CURRENT;
+import static dev.neuraltext.store.IndexFiles.DENSE_GRAPH;
+import static dev.neuraltext.store.IndexFiles.GENERATION;
+import static dev.neuraltext.store.IndexFiles.KIND_ATTACHMENT;
+import static dev.neuraltext.store.IndexFiles.KIND_BM25;
+import static dev.neuraltext.store.IndexFiles.KIND_CHUNKS;
+import static dev.neuraltext.store.IndexFiles.KIND_DENSE_GRAPH;
+import static dev.neuraltext.store.IndexFiles.KIND_MANIFEST;
+import static dev.neuraltext.store.IndexFiles.KIND_VECTORS;
+import static dev.neuraltext.store.IndexFiles.MAGIC;
+import static dev.neuraltext.store.IndexFiles.MANIFEST;
+import static dev.neuraltext.store.IndexFiles.TRAILER;
+import static dev.neuraltext.store.IndexFiles.VECTORS;
+import static dev.neuraltext.store.IndexFiles.VERSION;
+
+import dev.neuraltext.store.IndexFiles.FileInfo;
+import dev.neuraltext.store.IndexFiles.SaveHook;
+import dev.neuraltext.store.IndexFiles.Source;
 import dev.neuraltext.NonRetriableNeuralTextException;
 import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.encode.SparseVector;
@@ -37,13 +59,13 @@ final class IndexFileWriter {
     private IndexFileWriter() {
     }
 
-    static void save(IndexWriteLock lock, IndexFingerprint fingerprint, IndexFiles.Source source, Map<String, byte[]> attachments,
-            IndexFiles.SaveHook hook) {
+    static void save(IndexWriteLock lock, IndexFingerprint fingerprint, Source source, Map<String, byte[]> attachments,
+            SaveHook hook) {
         Path dir = lock.directory();
         lock.ensureValid();
         for (String a : attachments.keySet()) {
-            if (!IndexFiles.ATTACHMENT_NAME.matcher(a).matches()) {
-                throw new IllegalArgumentException("attachment name must match " + IndexFiles.ATTACHMENT_NAME.pattern() + ", got '"
+            if (!ATTACHMENT_NAME.matcher(a).matches()) {
+                throw new IllegalArgumentException("attachment name must match " + ATTACHMENT_NAME.pattern() + ", got '"
                         + a + "'");
             }
         }
@@ -71,54 +93,54 @@ final class IndexFileWriter {
                     sparseCount++;
                 }
             }
-            IndexFiles.FileInfo chunks = writeFile(tmp.resolve(IndexFiles.CHUNKS), IndexFiles.KIND_CHUNKS, out -> writeChunks(out, source));
-            hook.after(IndexFiles.CHUNKS);
-            IndexFiles.FileInfo bm25 = writeFile(tmp.resolve(IndexFiles.BM25), IndexFiles.KIND_BM25, source::writeBm25);
-            hook.after(IndexFiles.BM25);
+            FileInfo chunks = writeFile(tmp.resolve(CHUNKS), KIND_CHUNKS, out -> writeChunks(out, source));
+            hook.after(CHUNKS);
+            FileInfo bm25 = writeFile(tmp.resolve(BM25), KIND_BM25, source::writeBm25);
+            hook.after(BM25);
             final int dim = dimension;
             final int dc = denseCount;
             final int sc = sparseCount;
-            IndexFiles.FileInfo vectors = writeFile(tmp.resolve(IndexFiles.VECTORS), IndexFiles.KIND_VECTORS, out -> writeVectors(out, source, dim, dc, sc));
-            hook.after(IndexFiles.VECTORS);
-            List<IndexFiles.FileInfo> files = new ArrayList<>(List.of(chunks, bm25, vectors));
+            FileInfo vectors = writeFile(tmp.resolve(VECTORS), KIND_VECTORS, out -> writeVectors(out, source, dim, dc, sc));
+            hook.after(VECTORS);
+            List<FileInfo> files = new ArrayList<>(List.of(chunks, bm25, vectors));
             if (source.hasDenseGraph()) {
-                files.add(writeFile(tmp.resolve(IndexFiles.DENSE_GRAPH), IndexFiles.KIND_DENSE_GRAPH, source::writeDenseGraph));
-                hook.after(IndexFiles.DENSE_GRAPH);
+                files.add(writeFile(tmp.resolve(DENSE_GRAPH), KIND_DENSE_GRAPH, source::writeDenseGraph));
+                hook.after(DENSE_GRAPH);
             }
             for (Map.Entry<String, byte[]> a : new java.util.TreeMap<>(attachments).entrySet()) {
                 byte[] bytes = a.getValue();
-                files.add(writeFile(tmp.resolve(IndexFiles.ATTACHMENT_PREFIX + a.getKey()), IndexFiles.KIND_ATTACHMENT, out -> {
+                files.add(writeFile(tmp.resolve(ATTACHMENT_PREFIX + a.getKey()), KIND_ATTACHMENT, out -> {
                     out.writeInt(bytes.length);
                     out.write(bytes);
                 }));
             }
             hook.after("attachments");
-            writeFile(tmp.resolve(IndexFiles.MANIFEST), IndexFiles.KIND_MANIFEST, out -> {
+            writeFile(tmp.resolve(MANIFEST), KIND_MANIFEST, out -> {
                 writeFingerprint(out, fingerprint);
                 out.writeInt(source.size());
                 out.writeInt(dc);
                 out.writeInt(sc);
                 out.writeInt(files.size());
-                for (IndexFiles.FileInfo f : files) {
+                for (FileInfo f : files) {
                     writeString(out, f.name());
                     out.writeLong(f.length());
                     out.writeLong(f.crc());
                 }
             });
-            hook.after(IndexFiles.MANIFEST);
+            hook.after(MANIFEST);
             syncDirectory(tmp);
             Files.move(tmp, gen, StandardCopyOption.ATOMIC_MOVE);
             tmp = null;
             syncDirectory(dir);
             hook.after("rename");
-            Path currentTmp = dir.resolve(IndexFiles.CURRENT + ".tmp");
+            Path currentTmp = dir.resolve(CURRENT + ".tmp");
             try (FileChannel ch = FileChannel.open(currentTmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING)) {
                 ch.write(ByteBuffer.wrap((name + "\n").getBytes(StandardCharsets.US_ASCII)));
                 ch.force(true);
             }
             hook.after("current-written");
-            Files.move(currentTmp, dir.resolve(IndexFiles.CURRENT), StandardCopyOption.ATOMIC_MOVE,
+            Files.move(currentTmp, dir.resolve(CURRENT), StandardCopyOption.ATOMIC_MOVE,
                     StandardCopyOption.REPLACE_EXISTING);
             committed = true;
             syncDirectory(dir);
@@ -141,7 +163,7 @@ final class IndexFileWriter {
         long max = 0;
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
             for (Path p : entries) {
-                Matcher m = IndexFiles.GENERATION.matcher(p.getFileName().toString());
+                Matcher m = GENERATION.matcher(p.getFileName().toString());
                 if (m.matches()) {
                     max = Math.max(max, Long.parseLong(m.group(1)));
                 }
@@ -158,7 +180,7 @@ final class IndexFileWriter {
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
             for (Path p : entries) {
                 String n = p.getFileName().toString();
-                if (IndexFiles.GENERATION.matcher(n).matches() && !n.equals(current) && !n.equals(previous)) {
+                if (GENERATION.matcher(n).matches() && !n.equals(current) && !n.equals(previous)) {
                     deleteQuietly(p);
                 }
             }
@@ -197,27 +219,27 @@ final class IndexFileWriter {
     }
 
 
-    private static IndexFiles.FileInfo writeFile(Path file, int kind, BodyWriter body) throws IOException {
+    private static FileInfo writeFile(Path file, int kind, BodyWriter body) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             CrcOutputStream crcOut = new CrcOutputStream(new ChannelOutputStream(ch));
             DataOutputStream out = new DataOutputStream(new BufferedOutputStream(crcOut, 1 << 16));
-            out.writeInt(IndexFiles.MAGIC);
-            out.writeInt(IndexFiles.VERSION);
+            out.writeInt(MAGIC);
+            out.writeInt(VERSION);
             out.writeInt(kind);
             body.write(out);
             out.flush();
             long crc = crcOut.crc.getValue();
-            long length = crcOut.count + IndexFiles.TRAILER;
-            ByteBuffer trailer = ByteBuffer.allocate(IndexFiles.TRAILER).putLong(crc).flip();
+            long length = crcOut.count + TRAILER;
+            ByteBuffer trailer = ByteBuffer.allocate(TRAILER).putLong(crc).flip();
             while (trailer.hasRemaining()) {
                 ch.write(trailer);
             }
             ch.force(true);
-            return new IndexFiles.FileInfo(file.getFileName().toString(), length, crc);
+            return new FileInfo(file.getFileName().toString(), length, crc);
         }
     }
 
-    private static void writeChunks(DataOutputStream out, IndexFiles.Source source) throws IOException {
+    private static void writeChunks(DataOutputStream out, Source source) throws IOException {
         out.writeInt(source.size());
         for (int i = 0; i < source.size(); i++) {
             ChunkInput c = source.chunk(i);
@@ -236,7 +258,7 @@ final class IndexFileWriter {
         }
     }
 
-    private static void writeVectors(DataOutputStream out, IndexFiles.Source source, int dimension, int denseCount, int sparseCount)
+    private static void writeVectors(DataOutputStream out, Source source, int dimension, int denseCount, int sparseCount)
             throws IOException {
         out.writeInt(dimension);
         out.writeInt(denseCount);
