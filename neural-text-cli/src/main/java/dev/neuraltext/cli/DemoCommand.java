@@ -65,7 +65,7 @@ final class DemoCommand implements Callable<Integer> {
                             dev.neuraltext.ingest.DirectoryIngestor.DEFAULT_MAX_FILE_BYTES, DenseModel.checkPreset(model)),
                     System.err, Cli.terminal());
             try (IndexSession s = r.session()) {
-                IndexSession.printSummary(json ? System.err : System.out, root, r);
+                IndexSummary.print(json ? System.err : System.out, root, r);
                 if (!json) {
                     System.out.println();
                     System.out.println("Query: " + p.query());

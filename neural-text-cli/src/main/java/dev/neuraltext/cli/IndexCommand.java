@@ -71,7 +71,7 @@ final class IndexCommand implements Callable<Integer> {
                             DenseModel.checkPreset(model), dropDense),
                     IndexSession.QdrantTarget.parse(qdrant, collection), System.err, Cli.terminal());
             try {
-                IndexSession.printSummary(System.out, root, r);
+                IndexSummary.print(System.out, root, r);
             } finally {
                 r.session().close();
             }

@@ -7,7 +7,6 @@ import dev.neuraltext.ingest.DirectoryIngestor;
 import dev.neuraltext.ingest.IncrementalIndexer;
 import dev.neuraltext.ingest.IndexManifest;
 import dev.neuraltext.ingest.IndexUpdate;
-import dev.neuraltext.ingest.SkipReason;
 import dev.neuraltext.filter.PayloadFilter;
 import dev.neuraltext.retrieve.DenseText;
 import dev.neuraltext.retrieve.HybridCaseRetriever;
@@ -32,8 +31,6 @@ import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.Map;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /** Opening, updating and saving the on-disk index the CLI commands share. */
 final class IndexSession implements AutoCloseable {
@@ -310,7 +307,7 @@ final class IndexSession implements AutoCloseable {
         // seconds (a `search` in another process reads that generation); then the vectors are embedded in
         // checkpointed batches, and a killed run loses at most one checkpoint: the next one resumes from there.
         HybridCaseRetriever keywordsFirst = HybridCaseRetriever.builder(store).build();
-        Progress progress = new Progress(err, terminal);
+        IndexProgress progress = new IndexProgress(err, terminal);
         IndexUpdate update;
         try {
             update = IncrementalIndexer.builder(ingestor).batchSize(64).progress(progress::report).build()
@@ -428,7 +425,7 @@ final class IndexSession implements AutoCloseable {
             session.retriever.deleteWhere(PayloadFilter.all());
             manifest = null;
         }
-        Progress progress = new Progress(err, terminal);
+        IndexProgress progress = new IndexProgress(err, terminal);
         IndexUpdate update;
         try {
             update = IncrementalIndexer.builder(ingestor).batchSize(64).progress(progress::report).build()
@@ -499,127 +496,6 @@ final class IndexSession implements AutoCloseable {
             DenseModel.close(embedder);
             throw new CliException(CliException.INDEX, "the index in " + indexDir + " is unreadable ("
                     + e.getMessage() + "): rebuild it with `neural-text index <folder>`");
-        }
-    }
-
-    /** Prints what an index run did. */
-    static void printSummary(PrintStream out, Path folder, Indexed r) {
-        IndexUpdate u = r.update();
-        IndexManifest m = u.manifest();
-        double secs = r.nanos() / 1e9;
-        out.printf(Locale.ROOT, "Indexed %s into %s%n", folder, r.session().qdrantLabel != null
-                ? "Qdrant " + r.session().qdrantLabel + " (file manifest in " + r.session().indexDir + ")"
-                : r.session().indexDir);
-        out.printf(Locale.ROOT, "  files:   %d (%s); %d added, %d modified, %d deleted, %d unchanged%n",
-                m.files().size(), counts(m.filesByLanguage()), u.filesAdded(), u.filesModified(), u.filesDeleted(),
-                u.filesUnchanged());
-        out.printf(Locale.ROOT, "  chunks:  %d (%s); %d indexed now, %d deleted%n", m.chunkCount(),
-                counts(m.chunksBySymbolType()), u.chunksUpserted(), u.chunksDeleted());
-        Map<String, Integer> skipped = u.scan().skippedByReason().entrySet().stream().collect(Collectors.toMap(
-                e -> e.getKey().label(), Map.Entry::getValue, Integer::sum, java.util.LinkedHashMap::new));
-        int skippedTotal = skipped.values().stream().mapToInt(Integer::intValue).sum();
-        out.printf(Locale.ROOT, "  skipped: %d%s%n", skippedTotal, skippedTotal == 0 ? "" : " (" + counts(skipped) + ")");
-        long escaping = u.scan().skippedByReason().getOrDefault(SkipReason.OUTSIDE_ROOT, 0);
-        if (escaping > 0) {
-            u.scan().skipped().stream().filter(s -> s.reason() == SkipReason.OUTSIDE_ROOT).limit(5).forEach(s ->
-                    out.printf(Locale.ROOT, "           refused %s -> %s%n", s.path(), s.detail()));
-        }
-        out.printf(Locale.ROOT, "  dense:   %s%n", denseLine(r));
-        out.printf(Locale.ROOT, "  time:    %.1f s, %.0f chunks/s, %.0f files/s (chunks and files indexed now)%n",
-                secs, u.chunksUpserted() / Math.max(secs, 1e-9), (u.filesAdded() + u.filesModified())
-                        / Math.max(secs, 1e-9));
-        if (r.backfilled() > 0) {
-            out.printf(Locale.ROOT, "           keyword search was ready after %.1f s; the rest embedded the dense leg%n",
-                    r.keywordsReadyNanos() / 1e9);
-        }
-        if (r.session().qdrantLabel == null) {
-            out.printf(Locale.ROOT, "  on disk: %s%n", humanBytes(sizeOf(r.session().indexDir)));
-        }
-    }
-
-    private static String denseLine(Indexed r) {
-        Embedder e = r.session().embedder;
-        DenseCoverage c = r.coverage();
-        if (e != null) {
-            return e.modelId() + " (" + e.dimension() + " dimensions)" + (c == null ? "" : ", " + c.describe())
-                    + (r.backfilled() > 0 ? "; " + r.backfilled() + " embedded by this run" : "");
-        }
-        if (c != null && c.withDense() > 0) {
-            return "model not loaded for this run; the index keeps its dense vectors for " + c.describe()
-                    + (c.lacking() > 0 ? ": the next run with the model embeds the other " + c.lacking() : "");
-        }
-        return "off (BM25 only)";
-    }
-
-    static String counts(Map<String, Integer> counts) {
-        return counts.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue())
-                .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", "));
-    }
-
-    static long sizeOf(Path dir) {
-        try (Stream<Path> s = Files.walk(dir)) {
-            return s.filter(Files::isRegularFile).mapToLong(p -> {
-                try {
-                    return Files.size(p);
-                } catch (IOException e) {
-                    return 0;
-                }
-            }).sum();
-        } catch (IOException e) {
-            return 0;
-        }
-    }
-
-    static String humanBytes(long bytes) {
-        if (bytes < 1024) {
-            return bytes + " B";
-        }
-        if (bytes < 1024 * 1024) {
-            return String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0);
-        }
-        return String.format(Locale.ROOT, "%.1f MiB", bytes / (1024.0 * 1024));
-    }
-
-    /** A progress bar on a terminal, plain lines every few seconds otherwise. */
-    static final class Progress {
-        private final PrintStream err;
-        private final boolean terminal;
-        private long lastPrint = System.nanoTime();
-        private boolean drawn;
-
-        Progress(PrintStream err, boolean terminal) {
-            this.err = err;
-            this.terminal = terminal;
-        }
-
-        void report(IndexUpdate.Progress p) {
-            long now = System.nanoTime();
-            if (p.filesToIndex() == 0) {
-                return;
-            }
-            if (terminal) {
-                if (now - lastPrint < 100_000_000L && p.filesDone() < p.filesToIndex()) {
-                    return;
-                }
-                int width = 30;
-                int filled = (int) ((long) width * p.filesDone() / p.filesToIndex());
-                err.print("\r[" + "#".repeat(filled) + ".".repeat(width - filled) + "] " + p.filesDone() + "/"
-                        + p.filesToIndex() + " files, " + p.chunksDone() + " chunks");
-                err.flush();
-                drawn = true;
-            } else if (now - lastPrint >= 2_000_000_000L) {
-                err.println("indexing: " + p.filesDone() + "/" + p.filesToIndex() + " files, " + p.chunksDone()
-                        + " chunks");
-            } else {
-                return;
-            }
-            lastPrint = now;
-        }
-
-        void done() {
-            if (drawn) {
-                err.println();
-            }
         }
     }
 }
