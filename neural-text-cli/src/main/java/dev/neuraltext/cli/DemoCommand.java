@@ -93,8 +93,18 @@ final class DemoCommand implements Callable<Integer> {
                 cores == 1 ? "core" : "cores");
     }
 
-    /** How this program was started: {@code java -jar <jar>} relative to the working folder when run from a jar. */
+    /**
+     * How this program was started, relative to the working folder: the installed launcher ({@code bin/neural-text},
+     * which sets {@code app.home} and {@code app.name}), else {@code java -jar <jar>} when run from a jar.
+     */
     static String launcher() {
+        String home = System.getProperty("app.home");
+        String name = System.getProperty("app.name");
+        if (home != null && name != null) {
+            Path script = Path.of(home, "bin", name).toAbsolutePath().normalize();
+            Path cwd = Path.of("").toAbsolutePath();
+            return (script.startsWith(cwd) ? cwd.relativize(script) : script).toString();
+        }
         try {
             Path jar = Path.of(DemoCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
             if (jar.toString().endsWith(".jar")) {
