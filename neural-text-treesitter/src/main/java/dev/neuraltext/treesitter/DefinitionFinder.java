@@ -77,7 +77,14 @@ final class DefinitionFinder {
                 }
                 continue;
             }
-            Definition d = define(node, rule, f.owner());
+            String name = name(node, rule);
+            if (!plausibleName(name)) {
+                if (f.depth() < MAX_DEPTH) {
+                    pushChildren(stack, node, f.owner(), f.depth() + 1);
+                }
+                continue;
+            }
+            Definition d = define(node, rule, name, f.owner());
             if (d == null) {
                 continue;
             }
@@ -108,9 +115,14 @@ final class DefinitionFinder {
         return out;
     }
 
+    /**
+     * The first rule matching {@code node}, or null. A node with a syntax error among its direct children is no
+     * definition (tree-sitter's error recovery guessed its shape: in C++, a macro line before {@code namespace fmt}
+     * reads as a function named {@code namespace}); the walk looks inside it instead.
+     */
     private DefinitionRule matchingRule(TSNode node, String type) {
         List<DefinitionRule> candidates = rules.definitions().get(type);
-        if (candidates == null) {
+        if (candidates == null || hasErrorChild(node)) {
             return null;
         }
         for (DefinitionRule r : candidates) {
@@ -131,8 +143,28 @@ final class DefinitionFinder {
         return null;
     }
 
-    private Definition define(TSNode node, DefinitionRule rule, Definition owner) {
-        String name = name(node, rule);
+    private boolean hasErrorChild(TSNode node) {
+        if (!node.hasError()) {
+            return false;
+        }
+        for (TSNode c : namedChildren(node)) {
+            if (c.isError()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A name with a space (other than an operator's) is a misparse: in C++, a macro before {@code namespace detail}
+     * reads as a function named {@code namespace detail}; the walk looks inside it instead.
+     */
+    private static boolean plausibleName(String name) {
+        return name.startsWith("operator") || name.chars().noneMatch(Character::isWhitespace);
+    }
+
+    private Definition define(TSNode node, DefinitionRule rule, String symbolName, Definition owner) {
+        String name = symbolName;
         if (!rule.owner().isEmpty()) {
             TSNode o = path(node, rule.owner());
             String ownerName = o == null ? "" : firstOfType(o, "type_identifier");

@@ -30,12 +30,15 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * @param opaque        node types whose insides are not searched for definitions
  * @param nameTypes     node types that are names
  * @param constructors  method names that are constructors
+ * @param promote       the language whose rules read a file holding one of {@code promoteMarkers}, or ""
+ * @param promoteMarkers texts that mark a file of the {@code promote} language (C++ in a {@code .h} file)
  * @param mergeClauses  whether adjacent definitions of one name are merged into one chunk
  * @param definitions   rules per node type, tried in order
  */
 record LanguageRules(String language, String grammar, List<String> lineComment, List<String> blockComment,
         String docstring, List<String> docSiblings, Set<String> wrappers, Set<String> leading, Set<String> packages, Set<String> opaque,
-        Set<String> nameTypes, Set<String> constructors, boolean mergeClauses,
+        Set<String> nameTypes, Set<String> constructors, String promote,
+        List<String> promoteMarkers, boolean mergeClauses,
         Map<String, List<DefinitionRule>> definitions) {
 
     /** Node types that are a name in every grammar. */
@@ -64,6 +67,14 @@ record LanguageRules(String language, String grammar, List<String> lineComment, 
         return DEFAULT_NAME_TYPES.contains(nodeType) || nameTypes.contains(nodeType);
     }
 
+    /** The rules to read {@code text} with: the promoted language's when the text holds one of its markers. */
+    LanguageRules forText(String text, Map<String, LanguageRules> all) {
+        if (!promote.isEmpty() && all.containsKey(promote) && promoteMarkers.stream().anyMatch(text::contains)) {
+            return all.get(promote);
+        }
+        return this;
+    }
+
     /** Every language of the resource, by name. */
     static Map<String, LanguageRules> load() {
         try (InputStream in = LanguageRules.class.getResourceAsStream(RESOURCE)) {
@@ -83,6 +94,7 @@ record LanguageRules(String language, String grammar, List<String> lineComment, 
     }
 
     private static LanguageRules parse(String language, Map<String, Object> m) {
+        Map<String, Object> promote = m.get("promote") == null ? Map.of() : map(m.get("promote"), language + ".promote");
         Map<String, List<DefinitionRule>> defs = new LinkedHashMap<>();
         for (Map.Entry<String, Object> d : map(m.get("definitions"), language + ".definitions").entrySet()) {
             List<DefinitionRule> rules = new ArrayList<>();
@@ -97,7 +109,7 @@ record LanguageRules(String language, String grammar, List<String> lineComment, 
                 strings(m.get("docSiblings")), Set.copyOf(strings(m.get("wrappers"))),
                 Set.copyOf(strings(m.get("leading"))), Set.copyOf(strings(m.get("package"))), Set.copyOf(strings(m.get("opaque"))),
                 Set.copyOf(strings(m.get("nameTypes"))), Set.copyOf(strings(m.get("constructors"))),
-                Boolean.TRUE.equals(m.get("mergeClauses")), Map.copyOf(defs));
+                string(promote.get("language")), strings(promote.get("markers")), Boolean.TRUE.equals(m.get("mergeClauses")), Map.copyOf(defs));
     }
 
     private static DefinitionRule rule(Map<String, Object> r) {

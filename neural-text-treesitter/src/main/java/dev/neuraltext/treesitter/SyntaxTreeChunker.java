@@ -27,7 +27,9 @@ import org.treesitter.TSTree;
  * (imports, top-level statements) is one header chunk per file, id {@code path#{header}}. Chunk ids are
  * {@code path#symbol}, {@code ~2}, {@code ~3} for repeats, {@code /2}, {@code /3} for parts.
  *
- * <p>The languages and their rules are data ({@code languages.yaml}): see {@link #languages()}. The language of a
+ * <p>The languages and their rules are data ({@code languages.yaml}): see {@link #languages()}. A C file ({@code .h})
+ * holding C++ (a {@code namespace}, {@code template}, {@code class} or {@code ::}) is read as C++, and its chunks say
+ * {@code language = cpp}. The language of a
  * document is its {@code language} metadata. A file is indexed by the fallback {@link PlainTextChunker} instead, with
  * one warning naming it and the cause, when its language has no grammar here, the grammar or tree-sitter's native
  * library does not load on this platform, parsing runs past {@link #DEFAULT_PARSE_BUDGET_MILLIS} ms, the file is
@@ -92,11 +94,12 @@ public final class SyntaxTreeChunker implements Chunker {
     }
 
     private List<ChunkInput> chunkOrExplain(ExtractionResult document, String language) {
-        LanguageRules rules = RULES.get(language);
-        if (rules == null) {
+        LanguageRules declared = RULES.get(language);
+        if (declared == null) {
             return fallback(document, "no syntax rules for language '" + language + "'");
         }
         String text = document.text();
+        LanguageRules rules = declared.forText(text, RULES);
         if (text.length() > DEFAULT_MAX_BYTES) {
             return fallback(document, text.length() + " characters, more than " + DEFAULT_MAX_BYTES);
         }
@@ -111,7 +114,7 @@ public final class SyntaxTreeChunker implements Chunker {
             return fallback(document, "parsing took longer than " + DEFAULT_PARSE_BUDGET_MILLIS + " ms");
         }
         DefinitionFinder.Found found = DefinitionFinder.find(rules, text, lines, tree.getRootNode());
-        return new ChunkAssembler(document, language, lines, found.pkg(), DEFAULT_MAX_CHARS)
+        return new ChunkAssembler(document, rules.language(), lines, found.pkg(), DEFAULT_MAX_CHARS)
                 .assemble(found.definitions(), found.topLevelStarts());
     }
 

@@ -95,6 +95,19 @@ class SyntaxTreeChunkerRobustnessTest {
         assertThat(parts.get(1).id()).isEqualTo("long.py#long_one/2");
     }
 
+    @Test
+    void aCHeaderHoldingCppIsReadAsCppAndAMacroMisparseIsLookedInto() {
+        String header = "FMT_BEGIN_NAMESPACE\nnamespace detail {\n\n/// A node.\nclass node {\n  int size() const "
+                + "{ return 1; }\n};\n\n}  // namespace detail\nFMT_END_NAMESPACE\n";
+        List<ChunkInput> chunks = SyntaxTreeChunkerLanguagesTest.chunk("args.h", "c", header);
+        assertThat(chunks.stream().map(SyntaxTreeChunkerLanguagesTest::row))
+                .contains("node type/class 5-7 doc", "node.size method/method 6-6");
+        assertThat(chunks).allSatisfy(c -> {
+            assertThat(c.metadata()).containsEntry(ChunkMetadata.LANGUAGE, "cpp");
+            assertThat(c.metadata().get(ChunkMetadata.SYMBOL)).doesNotContain(" ");
+        });
+    }
+
     private static String randomBytes(Random random, int n) {
         byte[] b = new byte[n];
         random.nextBytes(b);
