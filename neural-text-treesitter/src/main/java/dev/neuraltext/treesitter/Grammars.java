@@ -66,7 +66,11 @@ final class Grammars {
             if (offset >= bytes.length) {
                 return 0;
             }
-            int n = Math.min(buffer.length, bytes.length - offset);
+            int n = Math.min(buffer.length, bytes.length - offset) & ~1;
+            if (offset + n < bytes.length && n >= 4 && Character.isHighSurrogate(
+                    (char) ((bytes[offset + n - 2] & 0xff) | (bytes[offset + n - 1] & 0xff) << 8))) {
+                n -= 2; // a piece ends on a whole character: the pair's second half starts the next piece
+            }
             System.arraycopy(bytes, offset, buffer, 0, n);
             return n;
         };

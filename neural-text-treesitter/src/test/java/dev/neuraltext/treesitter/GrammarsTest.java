@@ -3,6 +3,9 @@ package dev.neuraltext.treesitter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.neuraltext.chunk.ChunkInput;
+import dev.neuraltext.chunk.ChunkMetadata;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.treesitter.TSTree;
@@ -25,6 +28,17 @@ class GrammarsTest {
                 .isInstanceOf(Grammars.GrammarUnavailableException.class)
                 .hasMessageContaining("org.treesitter.TreeSitterNoSuchLanguage")
                 .hasMessageContaining("ClassNotFoundException");
+    }
+
+    @Test
+    void charactersOutsideTheBasicPlaneAcrossReadPiecesKeepOffsetsExact() {
+        // 4 KiB pieces are 2,048 UTF-16 units: shift an emoji across every piece boundary
+        for (int pad = 2040; pad < 2056; pad++) {
+            String text = "# " + "x".repeat(pad) + "\ud83d\ude00\n\ndef after_emoji():\n    return 1\n";
+            List<ChunkInput> chunks = SyntaxTreeChunkerLanguagesTest.chunk("e.py", "python", text);
+            assertThat(chunks).anySatisfy(c -> assertThat(c.metadata())
+                    .containsEntry(ChunkMetadata.SYMBOL, "after_emoji").containsEntry(ChunkMetadata.START_LINE, "3"));
+        }
     }
 
     @Test
