@@ -2,7 +2,7 @@ package dev.neuraltext.examples.cli;
 
 import dev.neuraltext.NeuralTextException;
 import dev.neuraltext.examples.eval.EvalMain;
-import dev.neuraltext.onnx.EmbeddingPreset;
+import dev.neuraltext.onnx.DenseModels;
 import dev.neuraltext.retrieve.DenseText;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -121,7 +121,7 @@ final class EvalCommand implements Callable<Integer> {
                     : Path.of(System.getProperty("user.home"), ".cache", "neural-text", "embeddings");
             return EvalMain.run(datasets, split, techniques, peerList, sliceBy, k, depth, out, !noDense, spladeModel,
                     rerankerModel, alpha, warmup, cache, baseline, compare,
-                    model == null ? DenseModel.DEFAULT_MODEL : EmbeddingPreset.byId(model).id(),
+                    model == null ? DenseModel.DEFAULT_MODEL : DenseModels.checkId(model),
                     denseText == null ? DenseText.defaults() : DenseText.byId(denseText), fitFusion,
                     previousDefault, quiet, System.out, System.err);
         } catch (IllegalArgumentException e) {
