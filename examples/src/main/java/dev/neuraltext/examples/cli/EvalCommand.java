@@ -19,10 +19,24 @@ import picocli.CommandLine.Option;
                 + "+rerank and/or +adaptive (default: every one the configured encoders allow)."})
 final class EvalCommand implements Callable<Integer> {
 
-    @Option(names = "--dataset", required = true, split = ",", paramLabel = "<dir>",
+    @Option(names = "--dataset", split = ",", paramLabel = "<dir>",
             description = "BEIR folder(s): corpus.jsonl, queries.jsonl, qrels/<split>.tsv; several, comma-separated, "
                     + "give one combined table plus a report per dataset in <out>/<dataset name>")
-    List<Path> datasets;
+    List<Path> datasets = new ArrayList<>();
+
+    @Option(names = "--semble", paramLabel = "<roots.tsv>", description = "run the semble-dev whole-repository "
+            + "benchmark instead: name<TAB>language<TAB>folder-to-index per repository (see SembleDataset)")
+    Path semble;
+
+    @Option(names = "--annotations", paramLabel = "<dir>", description = "with --semble: folder of <name>.json questions")
+    Path annotations;
+
+    @Option(names = "--published", paramLabel = "<tsv>", description = "with --semble: the peer's published.tsv "
+            + "(default: beside the annotations folder)")
+    Path published;
+
+    @Option(names = "--repos", split = ",", paramLabel = "<name>", description = "with --semble: only these repositories")
+    List<String> repos = new ArrayList<>();
 
     @Option(names = "--model", paramLabel = "<preset>", description = DenseModel.MODEL_HELP)
     String model;
@@ -101,6 +115,13 @@ final class EvalCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (semble != null) {
+            return callSemble();
+        }
+        if (datasets.isEmpty()) {
+            System.err.println("neural-text eval: give --dataset <dir> (BEIR) or --semble <roots.tsv> --annotations <dir>");
+            return CliException.USAGE;
+        }
         for (Path dataset : datasets) {
             if (!java.nio.file.Files.isRegularFile(dataset.resolve("corpus.jsonl"))) {
                 System.err.println("neural-text eval: no corpus.jsonl in " + dataset.toAbsolutePath()
@@ -124,6 +145,27 @@ final class EvalCommand implements Callable<Integer> {
                     model == null ? DenseModel.DEFAULT_MODEL : DenseModels.checkId(model),
                     denseText == null ? DenseText.defaults() : DenseText.byId(denseText), fitFusion,
                     previousDefault, quiet, System.out, System.err);
+        } catch (IllegalArgumentException e) {
+            System.err.println("neural-text eval: " + e.getMessage());
+            return CliException.USAGE;
+        } catch (NeuralTextException e) {
+            System.err.println("neural-text eval: " + e.getMessage());
+            return CliException.FAILURE;
+        }
+    }
+
+    private Integer callSemble() {
+        if (annotations == null || !java.nio.file.Files.isDirectory(annotations)) {
+            System.err.println("neural-text eval: --semble needs --annotations <dir> (a folder of <name>.json), got "
+                    + annotations);
+            return CliException.USAGE;
+        }
+        try {
+            Path cache = noCache ? null : cacheDir != null ? cacheDir
+                    : Path.of(System.getProperty("user.home"), ".cache", "neural-text", "embeddings");
+            return dev.neuraltext.examples.eval.SembleMain.run(semble, annotations, published, repos,
+                    noDense ? null : model == null ? DenseModel.DEFAULT_MODEL : EmbeddingPreset.byId(model).id(), cache,
+                    peers.contains("grep") || peers.contains("all"), out, System.out, System.err);
         } catch (IllegalArgumentException e) {
             System.err.println("neural-text eval: " + e.getMessage());
             return CliException.USAGE;

@@ -1,0 +1,195 @@
+package dev.neuraltext.examples.eval;
+
+import dev.neuraltext.chunk.ChunkInput;
+import dev.neuraltext.chunk.ChunkMetadata;
+import dev.neuraltext.encode.Embedder;
+import dev.neuraltext.eval.EvalDocument;
+import dev.neuraltext.eval.RetrievedSpan;
+import dev.neuraltext.eval.SpanNdcg;
+import dev.neuraltext.filter.PayloadFilter;
+import dev.neuraltext.fusion.Leg;
+import dev.neuraltext.ingest.ChunkSink;
+import dev.neuraltext.ingest.DirectoryIngestor;
+import dev.neuraltext.ingest.IncrementalIndexer;
+import dev.neuraltext.ingest.IndexManifest;
+import dev.neuraltext.ingest.IndexUpdate;
+import dev.neuraltext.onnx.EmbeddingPreset;
+import dev.neuraltext.onnx.OnnxEmbedder;
+import dev.neuraltext.retrieve.DenseBackfill;
+import dev.neuraltext.retrieve.HybridCaseRetriever;
+import dev.neuraltext.search.SearchHit;
+import dev.neuraltext.search.SearchRequest;
+import dev.neuraltext.store.InMemoryCaseStore;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs the semble-dev benchmark: each repository's folder is indexed with the real ingest pipeline (the
+ * {@link DirectoryIngestor} defaults, as {@code neural-text index} and the MCP server use them; keywords first, then the
+ * dense vectors backfilled as {@code index} does), each question is searched by every system, and the top
+ * {@value SpanNdcg#K} chunks are scored with {@link SpanNdcg} (chunk level and file level).
+ *
+ * <p>Systems: {@code default} (the library's default search: every leg the index has, default fusion and ranking; the
+ * dense leg only when a model is loaded), {@code bm25} (the BM25 leg alone, same index), and the {@code grep} peer
+ * ({@link GrepPeer}) over the same chunks. Document embeddings go through {@link EmbeddingCache} when a cache folder is
+ * given. Not thread-safe; one run at a time.
+ */
+final class SembleHarness {
+
+    static final String DEFAULT = "default";
+    static final String BM25 = "bm25";
+    static final String GREP = "grep";
+
+    /** Options: {@code model} null runs without the dense leg; {@code cacheDir} null caches in memory only. */
+    record Settings(String model, Path cacheDir, boolean grep) {
+    }
+
+    /** One question's outcome for one system. */
+    record Scored(double ndcg, double fileNdcg, List<String> top) {
+    }
+
+    /** One question and its outcome per system; {@code defaultNanos} is the default search's wall time. */
+    record QuestionResult(String query, String category, int targets, Map<String, Scored> bySystem, long defaultNanos) {
+    }
+
+    /** One repository's outcome. */
+    record RepositoryResult(String name, String language, int files, int chunks, double indexSeconds,
+            String indexNote, List<QuestionResult> questions) {
+    }
+
+    private final Settings settings;
+    private final PrintStream log;
+
+    SembleHarness(Settings settings, PrintStream log) {
+        this.settings = settings;
+        this.log = log;
+    }
+
+    /** Runs every repository of {@code dataset} in order. */
+    List<RepositoryResult> run(SembleDataset dataset) {
+        List<RepositoryResult> out = new ArrayList<>();
+        OnnxEmbedder onnx = settings.model() == null ? null : OnnxEmbedder.preset(EmbeddingPreset.byId(settings.model()));
+        try {
+            EmbeddingCache cache = onnx == null ? null : new EmbeddingCache(onnx, settings.cacheDir());
+            for (SembleDataset.Repository repo : dataset.repositories()) {
+                out.add(run(repo, cache));
+                if (cache != null) {
+                    cache.flush();
+                }
+            }
+        } finally {
+            if (onnx != null) {
+                onnx.close();
+            }
+        }
+        return out;
+    }
+
+    /** An indexed repository: its retriever and chunks. */
+    record Indexed(HybridCaseRetriever retriever, List<ChunkInput> chunks, int files, double seconds, String note) {
+    }
+
+    /** Indexes {@code repo}'s folder as {@code neural-text index} does, with the dense leg when {@code embedder}. */
+    static Indexed index(SembleDataset.Repository repo, Embedder embedder) {
+        long t0 = System.nanoTime();
+        DirectoryIngestor ingestor = DirectoryIngestor.builder(repo.folder()).build();
+        InMemoryCaseStore store = InMemoryCaseStore.create();
+        HybridCaseRetriever keywordsFirst = HybridCaseRetriever.builder(store).build();
+        IndexUpdate update = IncrementalIndexer.builder(ingestor).batchSize(64).build()
+                .update(IndexManifest.empty(""), ChunkSink.of(keywordsFirst::index, keywordsFirst::delete));
+        HybridCaseRetriever retriever = keywordsFirst;
+        String note = "";
+        if (embedder != null) {
+            retriever = HybridCaseRetriever.builder(store).embedder(embedder).build();
+            long before = embedder instanceof EmbeddingCache c ? c.hits() : 0;
+            DenseBackfill.Result r = DenseBackfill.builder(store, embedder).denseText(retriever.denseText()).build().run();
+            note = r.embedded() + " chunks embedded" + (embedder instanceof EmbeddingCache c
+                    ? " (" + (c.hits() - before) + " from the cache)" : "");
+        }
+        List<ChunkInput> chunks = store.chunks(PayloadFilter.all());
+        return new Indexed(retriever, chunks, update.manifest().files().size(), (System.nanoTime() - t0) / 1e9, note);
+    }
+
+    private RepositoryResult run(SembleDataset.Repository repo, EmbeddingCache cache) {
+        log.println("semble: indexing " + repo.name() + " (" + repo.language() + ") " + repo.folder());
+        Indexed ix = index(repo, cache);
+        log.printf("semble: %s: %d files, %d chunks in %.1f s %s%n", repo.name(), ix.files(), ix.chunks().size(),
+                ix.seconds(), ix.note());
+        GrepPeer grep = null;
+        Map<String, ChunkInput> byId = new HashMap<>();
+        for (ChunkInput c : ix.chunks()) {
+            byId.put(c.id(), c);
+        }
+        if (settings.grep()) {
+            grep = new GrepPeer();
+            List<EvalDocument> docs = new ArrayList<>(ix.chunks().size());
+            for (ChunkInput c : ix.chunks()) {
+                docs.add(new EvalDocument(c.id(), "", c.text(), Map.of()));
+            }
+            grep.index(docs, ProgressBar.silent());
+        }
+        List<QuestionResult> results = new ArrayList<>();
+        for (SembleDataset.Question q : repo.questions()) {
+            Map<String, Scored> by = new LinkedHashMap<>();
+            long t = System.nanoTime();
+            List<SearchHit> hits = ix.retriever().search(SearchRequest.builder(q.query()).limit(SpanNdcg.K).build()).hits();
+            long nanos = System.nanoTime() - t;
+            by.put(DEFAULT, score(spans(hits, repo.prefix()), q));
+            if (ix.retriever().availableLegs().contains(Leg.DENSE)) {
+                by.put(BM25, score(spans(ix.retriever().search(SearchRequest.builder(q.query()).limit(SpanNdcg.K)
+                        .legs(Leg.BM25).build()).hits(), repo.prefix()), q));
+            }
+            if (grep != null) {
+                List<RetrievedSpan> g = new ArrayList<>();
+                for (String id : grep.search(q.query(), SpanNdcg.K).ids()) {
+                    g.add(span(byId.get(id).metadata(), repo.prefix()));
+                }
+                by.put(GREP, score(g, q));
+            }
+            results.add(new QuestionResult(q.query(), q.category(), q.targets().size(), by, nanos));
+        }
+        return new RepositoryResult(repo.name(), repo.language(), ix.files(), ix.chunks().size(), ix.seconds(),
+                ix.note(), results);
+    }
+
+    static Scored score(List<RetrievedSpan> ranked, SembleDataset.Question q) {
+        List<String> top = new ArrayList<>();
+        for (RetrievedSpan s : ranked.subList(0, Math.min(SpanNdcg.K, ranked.size()))) {
+            top.add(s.path() + ":" + s.startLine() + "-" + s.endLine());
+        }
+        return new Scored(SpanNdcg.chunkLevel(ranked, q.targets(), SpanNdcg.K),
+                SpanNdcg.fileLevel(ranked, q.targets(), SpanNdcg.K), top);
+    }
+
+    /** The hits as spans, paths relative to the repository root ({@code prefix} + the chunk's path). */
+    static List<RetrievedSpan> spans(List<SearchHit> hits, String prefix) {
+        List<RetrievedSpan> out = new ArrayList<>(hits.size());
+        for (SearchHit h : hits) {
+            out.add(span(h.metadata(), prefix));
+        }
+        return out;
+    }
+
+    static RetrievedSpan span(Map<String, String> metadata, String prefix) {
+        String path = metadata.getOrDefault(ChunkMetadata.PATH, "");
+        return new RetrievedSpan(prefix.isEmpty() ? path : prefix + "/" + path, line(metadata, ChunkMetadata.START_LINE),
+                line(metadata, ChunkMetadata.END_LINE));
+    }
+
+    private static int line(Map<String, String> metadata, String key) {
+        String v = metadata.get(key);
+        if (v == null) {
+            return 0;
+        }
+        try {
+            return Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+}
