@@ -164,7 +164,7 @@ final class EvalCommand implements Callable<Integer> {
             Path cache = noCache ? null : cacheDir != null ? cacheDir
                     : Path.of(System.getProperty("user.home"), ".cache", "neural-text", "embeddings");
             return dev.neuraltext.examples.eval.SembleMain.run(semble, annotations, published, repos,
-                    noDense ? null : model == null ? DenseModel.DEFAULT_MODEL : EmbeddingPreset.byId(model).id(), cache,
+                    noDense ? null : model == null ? DenseModel.DEFAULT_MODEL : DenseModels.checkId(model), cache,
                     peers.contains("grep") || peers.contains("all"), out, System.out, System.err);
         } catch (IllegalArgumentException e) {
             System.err.println("neural-text eval: " + e.getMessage());
