@@ -35,22 +35,29 @@ def log(msg):
     print(msg, file=sys.stderr, flush=True)
 
 
-def load(work):
+def load(work, queries):
     vocab = np.load(f"{work}/vocab_teacher.npy").astype(np.float64)
     chunks = np.load(f"{work}/chunk_teacher.npy").astype(np.float64)
     ids = np.load(f"{work}/chunk_ids.npy")
     offsets = np.load(f"{work}/chunk_offsets.npy")
     seen = np.load(f"{work}/chunk_seen.npy")
-    return vocab, chunks, ids, offsets, seen
+    pieces = [ids[offsets[i]:offsets[i] + seen[i]] for i in range(len(seen))]
+    query_vectors = np.zeros((0, chunks.shape[1]))
+    if queries:
+        query_vectors = np.load(f"{work}/query_teacher.npy").astype(np.float64)
+        q_ids = np.load(f"{work}/query_ids.npy")
+        q_offsets = np.load(f"{work}/query_offsets.npy")
+        pieces += [q_ids[q_offsets[i]:q_offsets[i + 1]] for i in range(len(q_offsets) - 1)]
+    return vocab, chunks, query_vectors, ids, pieces
 
 
 def special_ids(tokenizer_json):
     return sorted(t["id"] for t in tokenizer_json.get("added_tokens", []) if t.get("special"))
 
 
-def bags(ids, offsets, seen, rows):
-    """Flat token ids and bag offsets of the seen part of the chunks in `rows`."""
-    parts = [ids[offsets[i]:offsets[i] + seen[i]] for i in rows]
+def bags(pieces, rows):
+    """Flat token ids and bag offsets of the examples in `rows`."""
+    parts = [pieces[i] for i in rows]
     lengths = np.array([len(p) for p in parts], dtype=np.int64)
     flat = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
     starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
@@ -76,7 +83,13 @@ def main():
     p.add_argument("--pull", type=float, default=1e-4, help="L2 weight pulling token vectors to their start")
     p.add_argument("--holdout", type=float, default=0.1)
     p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--no-refine", action="store_true", help="stop after step 2 (plain model2vec)")
+    p.add_argument("--no-refine", action="store_true", help="no per-token refinement")
+    p.add_argument("--space", choices=["chunks", "vocab"], default="chunks",
+                   help="fit the PCA on the chunk embeddings (default) or on the vocabulary's (model2vec)")
+    p.add_argument("--queries", action="store_true",
+                   help="also fit the teacher's query embeddings of query-like sentences (query_teacher.npy)")
+    p.add_argument("--map-epochs", type=int, default=0,
+                   help="epochs of a shared linear map fitted before the per-token refinement (0: none)")
     a = p.parse_args()
     t_start = time.time()
     np.random.seed(a.seed)
@@ -87,15 +100,20 @@ def main():
     with open(f"{a.work}/tokenizer.json", "rb") as f:
         tokenizer_bytes = f.read()
     specials = special_ids(json.loads(tokenizer_bytes))
-    vocab, chunks, ids, offsets, seen = load(a.work)
+    vocab, chunks, query_vectors, ids, pieces = load(a.work, a.queries)
     n_vocab, n_chunks = vocab.shape[0], chunks.shape[0]
-    log(f"teacher: vocabulary {vocab.shape}, chunks {chunks.shape}, {len(ids)} word pieces, specials {specials}")
+    log(f"teacher: vocabulary {vocab.shape}, chunks {chunks.shape}, queries {query_vectors.shape}, {len(ids)} word"
+        f" pieces in the chunks, specials {specials}")
 
-    # 1. the target space: PCA of the teacher's chunk embeddings
-    pca = PCA(n_components=a.dim, svd_solver="full", random_state=a.seed).fit(chunks)
-    log(f"PCA {a.dim}: {pca.explained_variance_ratio_.sum():.4f} of the chunk embeddings' variance kept")
-    targets = pca.transform(chunks)
+    # 1. the target space: PCA of the teacher's chunk (or vocabulary) embeddings
+    pca = PCA(n_components=a.dim, svd_solver="full", random_state=a.seed).fit(chunks if a.space == "chunks" else vocab)
+    log(f"PCA {a.dim} on the {a.space}: {pca.explained_variance_ratio_.sum():.4f} of their variance kept")
+    # centred on the chunks' mean: the direction all texts share carries no ranking
+    projected = pca.transform(chunks)
+    centre = projected.mean(axis=0)
+    targets = np.vstack([projected, pca.transform(query_vectors)]) - centre if len(query_vectors) else projected - centre
     targets /= np.linalg.norm(targets, axis=1, keepdims=True)
+    n_examples = targets.shape[0]
 
     # 2. model2vec start: token vectors in the same space, SIF-weighted by training-corpus frequency
     counts = np.bincount(ids, minlength=n_vocab).astype(np.float64)
@@ -108,15 +126,32 @@ def main():
     log(f"token weights: min {sif.min():.4f} median {np.median(sif):.4f} max {sif.max():.4f};"
         f" {int((counts > 0).sum())} of {n_vocab} tokens occur in the training chunks")
 
-    order = np.random.RandomState(a.seed).permutation(n_chunks)
-    n_hold = int(round(n_chunks * a.holdout))
+    order = np.random.RandomState(a.seed).permutation(n_examples)
+    n_hold = int(round(n_examples * a.holdout))
     hold, train = np.sort(order[:n_hold]), np.sort(order[n_hold:])
-    hold_flat, hold_starts = bags(ids, offsets, seen, hold)
+    hold_flat, hold_starts = bags(pieces, hold)
     hold_targets = torch.from_numpy(targets[hold]).float()
     start_t = torch.from_numpy(start).float()
     with torch.no_grad():
         base = cosine_to_targets(start_t, hold_flat, hold_starts, hold_targets).mean().item()
     log(f"held-out cosine to the teacher, model2vec start: {base:.4f}")
+
+    if a.map_epochs > 0:
+        # one linear map for every token, so that tokens the training chunks never show move with the others
+        train_flat, train_starts = bags(pieces, train)
+        summed = torch.nn.functional.embedding_bag(train_flat, start_t, train_starts, mode="sum")
+        train_targets = torch.from_numpy(targets[train]).float()
+        w = torch.eye(a.dim, requires_grad=True)
+        opt = torch.optim.Adam([w], lr=1e-2)
+        for epoch in range(1, a.map_epochs + 1):
+            opt.zero_grad()
+            loss = (1.0 - torch.nn.functional.cosine_similarity(summed @ w, train_targets, dim=1)).mean()
+            loss.backward()
+            opt.step()
+        with torch.no_grad():
+            start_t = start_t @ w.detach()
+            base = cosine_to_targets(start_t, hold_flat, hold_starts, hold_targets).mean().item()
+        log(f"held-out cosine after the shared linear map ({a.map_epochs} steps): {base:.4f}")
 
     weights = start_t.clone()
     best, best_epoch = base, 0
@@ -132,7 +167,7 @@ def main():
             total = 0.0
             for b in range(0, len(perm), a.batch):
                 rows = perm[b:b + a.batch]
-                flat, starts = bags(ids, offsets, seen, rows)
+                flat, starts = bags(pieces, rows)
                 tgt = torch.from_numpy(targets[rows]).float()
                 opt.zero_grad()
                 cos = cosine_to_targets(weights, flat, starts, tgt)
@@ -183,7 +218,7 @@ def main():
     digest = hashlib.sha256(bytes(body)).hexdigest()
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     log(f"wrote {a.out}: {len(body)} bytes, sha256 {digest}; {time.time() - t_start:.1f} s, peak RSS {peak_mb:.0f} MB")
-    summary = {"chunks": int(n_chunks), "held_out": int(n_hold), "word_pieces": int(len(ids)),
+    summary = {"chunks": int(n_chunks), "queries": int(len(query_vectors)), "held_out": int(n_hold), "word_pieces": int(len(ids)),
                "pca_variance_kept": float(pca.explained_variance_ratio_.sum()), "heldout_cosine_start": base,
                "heldout_cosine_refined": best, "best_epoch": best_epoch, "heldout_cosine_int8": held_q,
                "bytes": len(body), "sha256": digest, "seconds": round(time.time() - t_start, 1),

@@ -33,10 +33,15 @@ import java.util.concurrent.Executors;
  *       repositories, chunked by {@link DirectoryIngestor} as the CLI indexes them (tests excluded);</li>
  *   <li>{@code chunk_ids.npy} int32 and {@code chunk_offsets.npy} int64 [chunks + 1]: every chunk's word-piece ids
  *       (no special tokens, not truncated), and {@code chunk_seen.npy} int32: how many of them the teacher saw;</li>
- *   <li>{@code chunks.tsv}: repository, path and token count of each chunk (no text).</li>
+ *   <li>{@code chunks.tsv}: repository, path and token count of each chunk (no text);</li>
+ *   <li>{@code query_teacher.npy}, {@code query_ids.npy}, {@code query_offsets.npy}: the same for query-like
+ *       sentences (the first sentence of each comment block of the kept chunks, at most one per chunk), embedded as
+ *       queries (with the preset's query prefix), so that the static model learns where the teacher puts a question
+ *       as well as where it puts the code.</li>
  * </ul>
  * Chunks: per repository, all chunks shuffled with a fixed seed and the first {@code --per-repo} kept, so a run is
- * reproducible for the same commits. Arguments: {@code <repos.tsv> <out-dir> [--preset id] [--per-repo n]}; repos.tsv
+ * reproducible for the same commits. Arguments: {@code <repos.tsv> <out-dir> [--preset id] [--per-repo n]
+ * [--only vocabulary|chunks|queries]}; repos.tsv
  * holds {@code owner/name<TAB>commit<TAB>folder}. Not a test: run by {@code tools/static-model/distill.sh}.
  */
 public final class StaticModelTeacher {
@@ -56,21 +61,27 @@ public final class StaticModelTeacher {
         Path out = Path.of(args[1]);
         EmbeddingPreset preset = EmbeddingPreset.BGE_SMALL_EN_V15_Q;
         int perRepo = 1000;
+        String only = "all";
         for (int i = 2; i < args.length; i++) {
             switch (args[i]) {
                 case "--preset" -> preset = EmbeddingPreset.byId(args[++i]);
                 case "--per-repo" -> perRepo = Integer.parseInt(args[++i]);
+                case "--only" -> only = args[++i];
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
         Files.createDirectories(out);
         long t0 = System.nanoTime();
-        embedVocabulary(preset, out);
-        System.err.printf(Locale.ROOT, "vocabulary done in %.1f s%n", (System.nanoTime() - t0) / 1e9);
-        long t1 = System.nanoTime();
-        embedChunks(preset, reposTsv, perRepo, out);
-        System.err.printf(Locale.ROOT, "chunks done in %.1f s; total %.1f s%n", (System.nanoTime() - t1) / 1e9,
-                (System.nanoTime() - t0) / 1e9);
+        if (only.equals("all") || only.equals("vocabulary")) {
+            embedVocabulary(preset, out);
+            System.err.printf(Locale.ROOT, "vocabulary done in %.1f s%n", (System.nanoTime() - t0) / 1e9);
+        }
+        if (!only.equals("vocabulary")) {
+            long t1 = System.nanoTime();
+            embedChunks(preset, reposTsv, perRepo, out, only);
+            System.err.printf(Locale.ROOT, "chunks and queries done in %.1f s%n", (System.nanoTime() - t1) / 1e9);
+        }
+        System.err.printf(Locale.ROOT, "total %.1f s%n", (System.nanoTime() - t0) / 1e9);
     }
 
     private static void embedVocabulary(EmbeddingPreset preset, Path out) throws IOException {
@@ -114,7 +125,7 @@ public final class StaticModelTeacher {
         }
     }
 
-    private static void embedChunks(EmbeddingPreset preset, Path reposTsv, int perRepo, Path out)
+    private static void embedChunks(EmbeddingPreset preset, Path reposTsv, int perRepo, Path out, String only)
             throws IOException {
         List<String> texts = new ArrayList<>();
         List<String> rows = new ArrayList<>();
@@ -147,6 +158,12 @@ public final class StaticModelTeacher {
         try (OnnxEmbedder teacher = OnnxEmbedder.preset(preset);
                 ModelTokenizer tokenizer = ModelTokenizer.load(
                         ResourceLocation.classpath(null, preset.tokenizerResource(), "tokenizer"), 0)) {
+            if (!only.equals("chunks")) {
+                embedQueries(teacher, tokenizer, texts, out);
+            }
+            if (only.equals("queries")) {
+                return;
+            }
             int n = texts.size();
             float[][] vectors = new float[n][];
             int step = 256;
@@ -188,6 +205,80 @@ public final class StaticModelTeacher {
                 }
             }
         }
+    }
+
+    /** The first sentence of the first comment block of each chunk that has one, embedded as a query. */
+    private static void embedQueries(OnnxEmbedder teacher, ModelTokenizer tokenizer, List<String> chunks, Path out)
+            throws IOException {
+        List<String> sentences = new ArrayList<>();
+        for (String chunk : chunks) {
+            String s = firstCommentSentence(chunk);
+            if (s != null) {
+                sentences.add(s);
+            }
+        }
+        long t0 = System.nanoTime();
+        List<float[]> vectors = teacher.embed(sentences, TextRole.QUERY);
+        System.err.printf(Locale.ROOT, "queries: %d sentences embedded in %.1f s%n", sentences.size(),
+                (System.nanoTime() - t0) / 1e9);
+        writeFloats(out.resolve("query_teacher.npy"), vectors.toArray(float[][]::new), teacher.dimension());
+        long[] offsets = new long[sentences.size() + 1];
+        List<long[]> ids = new ArrayList<>();
+        for (int i = 0; i < sentences.size(); i++) {
+            long[] c = tokenizer.contentIds(sentences.get(i));
+            ids.add(c);
+            offsets[i + 1] = offsets[i] + c.length;
+        }
+        int[] flat = new int[(int) offsets[sentences.size()]];
+        for (int i = 0; i < ids.size(); i++) {
+            for (int j = 0; j < ids.get(i).length; j++) {
+                flat[(int) offsets[i] + j] = (int) ids.get(i)[j];
+            }
+        }
+        writeInts(out.resolve("query_ids.npy"), flat);
+        writeLongs(out.resolve("query_offsets.npy"), offsets);
+    }
+
+    /**
+     * The first sentence (4 to 30 words, mostly letters) of the comment lines of {@code chunk}: lines starting with
+     * a comment marker ({@code /**}, {@code *}, {@code //}, {@code #}, {@code --}, {@code """}), or null.
+     */
+    static String firstCommentSentence(String chunk) {
+        StringBuilder text = new StringBuilder();
+        for (String line : chunk.split("\n")) {
+            String t = line.strip();
+            String body = null;
+            for (String marker : new String[] {"/**", "/*", "///", "//!", "//", "*", "#", "--", "\"\"\"", "'''"}) {
+                if (t.startsWith(marker)) {
+                    body = t.substring(marker.length()).strip();
+                    break;
+                }
+            }
+            if (body == null || body.startsWith("@") || body.startsWith("!") || body.startsWith("include")) {
+                if (text.length() > 0) {
+                    break;
+                }
+                continue;
+            }
+            if (body.isEmpty() || body.equals("/")) {
+                if (text.length() > 0) {
+                    break;
+                }
+                continue;
+            }
+            text.append(text.length() > 0 ? " " : "").append(body);
+        }
+        String s = text.toString().replaceAll("<[^>]+>", "").replaceAll("\\{@\\w+\\s*([^}]*)}", "$1").strip();
+        int dot = s.indexOf(". ");
+        if (dot > 0) {
+            s = s.substring(0, dot);
+        }
+        String[] words = s.split("\\s+");
+        long letters = s.chars().filter(Character::isLetter).count();
+        if (words.length < 4 || words.length > 30 || letters < 0.7 * s.length()) {
+            return null;
+        }
+        return s;
     }
 
     private static void writeFloats(Path file, float[][] rows, int dim) throws IOException {
