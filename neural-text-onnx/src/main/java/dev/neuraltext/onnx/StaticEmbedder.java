@@ -22,7 +22,7 @@ import java.util.List;
  * bge-small-en-v1.5 (int8) by {@code tools/static-model/distill.sh} (model2vec's method, then a tokenlearn-style fit to
  * the teacher's embeddings of code and docs; the model card is {@code tools/static-model/README.md}): 30,522 rows of
  * {@value #BUNDLED_DIMENSION} int8 values with one scale each. {@link #load(Path)} reads a model file of the same
- * format made by that tool. It embeds thousands of chunks a second on one core, against tens for a transformer.
+ * format made by that tool. Embedding costs one table look-up per word piece: no matrix products.
  *
  * <p>Thread safety: safe for concurrent use; the model is immutable. It holds a native tokenizer: the creator
  * {@link #close()}s it; using it after close throws {@link IllegalStateException}.

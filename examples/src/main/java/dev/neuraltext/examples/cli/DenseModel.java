@@ -18,7 +18,7 @@ public final class DenseModel {
     /** The {@code --model} help text. */
     public static final String MODEL_HELP = "Dense model preset: bge-small-en-v1.5-q (default), bge-small-en-v1.5, "
             + "all-minilm-l6-v2, all-minilm-l6-v2-q, e5-small-v2, static-code (static word-piece vectors distilled from "
-            + "bge-small: embeds 100x faster, see the README).";
+            + "bge-small, no transformer at run time; opt-in, see the README).";
 
     private DenseModel() {
     }
