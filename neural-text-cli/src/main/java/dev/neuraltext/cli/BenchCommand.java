@@ -46,7 +46,8 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     @Command(name = "embed", description = "Embedding throughput vs LangChain4j's all-MiniLM-L6-v2 on a BEIR corpus."
-            + " Options: [--corpus corpus.jsonl] [--limit N] [--call-size N] [--warmup N]")
+            + " Options: [--corpus corpus.jsonl] [--limit N] [--call-size N] [--warmup N] [--preset P] [--only ours]"
+            + " [--static]")
     static final class Embed implements Callable<Integer> {
         @Unmatched
         List<String> args = new ArrayList<>();

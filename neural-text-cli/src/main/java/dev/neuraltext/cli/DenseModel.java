@@ -1,13 +1,13 @@
 package dev.neuraltext.cli;
 
 import dev.neuraltext.encode.Embedder;
-import dev.neuraltext.onnx.EmbeddingPreset;
-import dev.neuraltext.onnx.OnnxEmbedder;
+import dev.neuraltext.onnx.DenseModels;
 import java.io.PrintStream;
 import java.util.Optional;
 
 /**
- * Loads the dense leg's embedder (an {@link EmbeddingPreset} on ONNX Runtime), or says why it cannot. Shared by the
+ * Loads the dense leg's embedder (one of {@link DenseModels}: a transformer preset on ONNX Runtime or the bundled
+ * static model), or says why it cannot. Shared by the
  * CLI commands and the MCP server. Stateless.
  */
 public final class DenseModel {
@@ -17,7 +17,8 @@ public final class DenseModel {
 
     /** The {@code --model} help text. */
     public static final String MODEL_HELP = "Dense model preset: bge-small-en-v1.5-q (default), bge-small-en-v1.5, "
-            + "all-minilm-l6-v2, all-minilm-l6-v2-q, e5-small-v2.";
+            + "all-minilm-l6-v2, all-minilm-l6-v2-q, e5-small-v2, static-code (static word-piece vectors distilled from "
+            + "bge-small, no transformer at run time; opt-in, see the README).";
 
     private DenseModel() {
     }
@@ -32,7 +33,7 @@ public final class DenseModel {
             return null;
         }
         try {
-            return EmbeddingPreset.byId(preset).id();
+            return DenseModels.checkId(preset);
         } catch (IllegalArgumentException e) {
             throw new CliException(CliException.USAGE, "--model: " + e.getMessage());
         }
@@ -40,7 +41,7 @@ public final class DenseModel {
 
     /** The preset an index's dense model id was built with, if it is one. */
     public static Optional<String> presetOf(String modelId) {
-        return EmbeddingPreset.forModelId(modelId).map(EmbeddingPreset::id);
+        return DenseModels.forModelId(modelId);
     }
 
     /**
@@ -49,7 +50,7 @@ public final class DenseModel {
      */
     static Embedder loadOrNull(PrintStream err, String preset) {
         try {
-            return OnnxEmbedder.preset(EmbeddingPreset.byId(preset == null ? DEFAULT_MODEL : preset));
+            return DenseModels.load(preset == null ? DEFAULT_MODEL : preset);
         } catch (NoClassDefFoundError e) {
             err.println("note: the ONNX module is not on the class path; continuing with BM25 only");
         } catch (LinkageError | RuntimeException e) {

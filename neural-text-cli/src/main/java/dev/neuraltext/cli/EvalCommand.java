@@ -2,7 +2,7 @@ package dev.neuraltext.cli;
 
 import dev.neuraltext.NeuralTextException;
 import dev.neuraltext.cli.eval.EvalMain;
-import dev.neuraltext.onnx.EmbeddingPreset;
+import dev.neuraltext.onnx.DenseModels;
 import dev.neuraltext.retrieve.DenseText;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -142,7 +142,7 @@ final class EvalCommand implements Callable<Integer> {
                     : Path.of(System.getProperty("user.home"), ".cache", "neural-text", "embeddings");
             return EvalMain.run(datasets, split, techniques, peerList, sliceBy, k, depth, out, !noDense, spladeModel,
                     rerankerModel, alpha, warmup, cache, baseline, compare,
-                    model == null ? DenseModel.DEFAULT_MODEL : EmbeddingPreset.byId(model).id(),
+                    model == null ? DenseModel.DEFAULT_MODEL : DenseModels.checkId(model),
                     denseText == null ? DenseText.defaults() : DenseText.byId(denseText), fitFusion,
                     previousDefault, quiet, System.out, System.err);
         } catch (IllegalArgumentException e) {
@@ -164,7 +164,7 @@ final class EvalCommand implements Callable<Integer> {
             Path cache = noCache ? null : cacheDir != null ? cacheDir
                     : Path.of(System.getProperty("user.home"), ".cache", "neural-text", "embeddings");
             return dev.neuraltext.cli.eval.SembleMain.run(semble, annotations, published, repos,
-                    noDense ? null : model == null ? DenseModel.DEFAULT_MODEL : EmbeddingPreset.byId(model).id(), cache,
+                    noDense ? null : model == null ? DenseModel.DEFAULT_MODEL : DenseModels.checkId(model), cache,
                     peers.contains("grep") || peers.contains("all"), out, System.out, System.err);
         } catch (IllegalArgumentException e) {
             System.err.println("neural-text eval: " + e.getMessage());

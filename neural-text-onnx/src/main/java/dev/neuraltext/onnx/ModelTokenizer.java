@@ -47,7 +47,15 @@ final class ModelTokenizer implements AutoCloseable {
      *                      single-sequence use without truncation
      */
     static ModelTokenizer load(ResourceLocation location, int pairMaxLength) {
-        byte[] bytes = location.readAllBytes("tokenizer");
+        return load(location.readAllBytes("tokenizer"), location.toString(), pairMaxLength);
+    }
+
+    /**
+     * Loads a tokenizer from the bytes of a {@code tokenizer.json}.
+     *
+     * @param location where the bytes come from, for error messages
+     */
+    static ModelTokenizer load(byte[] bytes, String location, int pairMaxLength) {
         JsonObject json;
         try {
             json = JsonParser.parseString(new String(bytes, StandardCharsets.UTF_8)).getAsJsonObject();
@@ -83,7 +91,7 @@ final class ModelTokenizer implements AutoCloseable {
             }
             long[] prefix = Arrays.copyOfRange(with, 0, at);
             long[] suffix = Arrays.copyOfRange(with, at + without.length, with.length);
-            return new ModelTokenizer(location.toString(), tokenizer, prefix, suffix, vocabSize(json), padId(json));
+            return new ModelTokenizer(location, tokenizer, prefix, suffix, vocabSize(json), padId(json));
         } catch (RuntimeException e) {
             tokenizer.close();
             throw e;

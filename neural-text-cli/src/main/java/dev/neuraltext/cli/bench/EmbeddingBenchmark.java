@@ -13,6 +13,7 @@ import dev.neuraltext.encode.TextRole;
 import dev.neuraltext.onnx.EmbeddingPreset;
 import dev.neuraltext.onnx.LongInputPolicy;
 import dev.neuraltext.onnx.OnnxEmbedder;
+import dev.neuraltext.onnx.StaticEmbedder;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -33,6 +34,9 @@ import java.util.Locale;
  *
  * <p>{@code --preset all-minilm-l6-v2-q --theirs all-minilm-l6-v2 --max-length 128} compares our int8 model with
  * LangChain4j's default fp32 one at equal input (LangChain4j's MiniLM tokenizer cuts at 128 tokens).
+ *
+ * <p>{@code --static} adds the bundled {@link StaticEmbedder} on the same texts, interleaved with the others, and its
+ * ratio to ours ({@code --preset bge-small-en-v1.5-q --only ours --static}: the static model against its teacher).
  *
  * <p>Reports documents/s for each, their ratio, the effective input length (word pieces each implementation feeds
  * the model: LangChain4j's tokenizer file cuts at 128 tokens), peak Java heap and process RSS. Run with
@@ -67,6 +71,7 @@ public final class EmbeddingBenchmark {
         int parallelism = 0;
         int maxLength = 0;
         boolean spin = false;
+        boolean withStatic = false;
         String only = "both";
         LongInputPolicy policy = null;
         int warmup = 64;
@@ -84,6 +89,7 @@ public final class EmbeddingBenchmark {
                     case "--parallelism" -> parallelism = Integer.parseInt(args[++i]);
                     case "--max-length" -> maxLength = Integer.parseInt(args[++i]);
                     case "--spin" -> spin = true;
+                    case "--static" -> withStatic = true;
                     case "--only" -> only = args[++i];
                     case "--policy" -> policy = LongInputPolicy.valueOf(args[++i].toUpperCase(Locale.ROOT));
                     case "--warmup" -> warmup = Integer.parseInt(args[++i]);
@@ -126,7 +132,12 @@ public final class EmbeddingBenchmark {
             boolean runTheirs = !only.equals("ours");
             OnnxEmbedder ours = null;
             EmbeddingModel theirs = null;
+            StaticEmbedder statik = null;
             try {
+                if (withStatic) {
+                    statik = StaticEmbedder.bundled();
+                    out.printf(Locale.ROOT, "static: %s, rss after loading: %s%n", statik, rss());
+                }
                 if (runOurs) {
                     OnnxEmbedder.Builder builder = OnnxEmbedder.presetBuilder(preset).spinWait(spin);
                     if (batchSize > 0) {
@@ -179,22 +190,27 @@ public final class EmbeddingBenchmark {
                 if (theirs != null) {
                     theirs.embedAll(segments.subList(0, w));
                 }
+                if (statik != null) {
+                    statik.embed(texts.subList(0, w), TextRole.DOCUMENT);
+                }
                 resetPeakHeap();
                 // Interleaved: each slice is embedded by both, alternating who goes first, so that the load of a
                 // shared machine falls on both alike.
-                long[] wall = new long[2];
-                long[] cpu = new long[2];
+                long[] wall = new long[3];
+                long[] cpu = new long[3];
                 int slice = 0;
                 for (int from = 0; from < texts.size(); from += callSize, slice++) {
                     int to = Math.min(texts.size(), from + callSize);
-                    for (int k = 0; k < 2; k++) {
-                        int who = (slice + k) % 2;
+                    for (int k = 0; k < 3; k++) {
+                        int who = (slice + k) % 3;
                         long c0 = processCpuNanos();
                         long t0 = System.nanoTime();
                         if (who == 0 && ours != null) {
                             ours.embed(texts.subList(from, to), TextRole.DOCUMENT);
                         } else if (who == 1 && theirs != null) {
                             theirs.embedAll(segments.subList(from, to));
+                        } else if (who == 2 && statik != null) {
+                            statik.embed(texts.subList(from, to), TextRole.DOCUMENT);
                         }
                         wall[who] += System.nanoTime() - t0;
                         cpu[who] += processCpuNanos() - c0;
@@ -212,7 +228,17 @@ public final class EmbeddingBenchmark {
                     out.printf(Locale.ROOT, "langchain4j: %.1f s, %.1f documents/s, %.1f documents/cpu-s%n",
                             wall[1] / 1e9, theirsRate, texts.size() / (cpu[1] / 1e9));
                 }
+                double staticRate = 0;
+                if (statik != null) {
+                    staticRate = texts.size() / (wall[2] / 1e9);
+                    out.printf(Locale.ROOT, "static:      %.1f s, %.1f documents/s, %.1f documents/cpu-s%n",
+                            wall[2] / 1e9, staticRate, texts.size() / (cpu[2] / 1e9));
+                }
                 out.printf(Locale.ROOT, "peak heap while embedding %s, %s%n", mb(peakHeap()), rss());
+                if (staticRate > 0 && oursRate > 0) {
+                    out.printf(Locale.ROOT, "ratio static / ours (%s): %.1fx documents/s, %.1fx documents/cpu-s%n",
+                            preset.id(), staticRate / oursRate, (double) cpu[0] / cpu[2]);
+                }
                 if (oursRate > 0 && theirsRate > 0) {
                     out.printf(Locale.ROOT, "ratio ours / langchain4j: %.2fx documents/s, %.2fx documents/cpu-s%n",
                             oursRate / theirsRate, (double) cpu[1] / cpu[0]);
@@ -220,6 +246,9 @@ public final class EmbeddingBenchmark {
             } finally {
                 if (ours != null) {
                     ours.close();
+                }
+                if (statik != null) {
+                    statik.close();
                 }
             }
             return 0;
@@ -246,7 +275,8 @@ public final class EmbeddingBenchmark {
         s.println("         [--preset " + String.join("|", EmbeddingPreset.ids()) + "] (ours; default "
                 + EmbeddingPreset.ALL_MINILM_L6_V2.id() + ")");
         s.println("         [--theirs <preset>] (LangChain4j's class for that model file; default: the same as --preset)");
-        s.println("         [--only both|ours|langchain4j] [--policy truncate|windows]");
+        s.println("         [--only both|ours|langchain4j] [--policy truncate|windows] [--static (also the bundled"
+                + " static model)]");
         s.println("         OnnxEmbedder settings (default: the preset's): [--max-length 256] [--batch-size N]"
                 + " [--parallelism N] [--threads N (intra-op)] [--spin]");
         s.println("default corpus: " + DEFAULT_CORPUS);

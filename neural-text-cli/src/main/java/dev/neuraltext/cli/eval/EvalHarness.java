@@ -15,6 +15,7 @@ import dev.neuraltext.eval.HeadToHead;
 import dev.neuraltext.eval.MetricSuite;
 import dev.neuraltext.eval.QueryResult;
 import dev.neuraltext.fusion.Leg;
+import dev.neuraltext.onnx.DenseModels;
 import dev.neuraltext.onnx.EmbeddingPreset;
 import dev.neuraltext.onnx.OnnxEmbedder;
 import dev.neuraltext.retrieve.DenseText;
@@ -110,9 +111,9 @@ final class EvalHarness {
     /** The retriever over a fresh in-memory store with every configured encoder (owned encoders closed by run). */
     private HybridCaseRetriever buildRetriever() {
         if (settings.dense()) {
-            OnnxEmbedder onnx = OnnxEmbedder.preset(EmbeddingPreset.byId(settings.model()));
-            owned.add(onnx);
-            cache = new EmbeddingCache(onnx, settings.cacheDir());
+            Embedder model = DenseModels.load(settings.model());
+            owned.add((AutoCloseable) model);
+            cache = new EmbeddingCache(model, settings.cacheDir());
             embedder = cache;
         }
         sparse = settings.spladeModel() == null ? null : OptionalModels.splade(settings.spladeModel(), owned);
@@ -211,9 +212,9 @@ final class EvalHarness {
         }
         String second = System.getProperty("nt.secondDense");
         if (second != null) {
-            OnnxEmbedder onnx = OnnxEmbedder.preset(EmbeddingPreset.byId(second));
-            owned.add(onnx);
-            EmbeddingCache secondCache = new EmbeddingCache(onnx, settings.cacheDir());
+            Embedder model = DenseModels.load(second);
+            owned.add((AutoCloseable) model);
+            EmbeddingCache secondCache = new EmbeddingCache(model, settings.cacheDir());
             DenseWindows.Lists w = DenseWindows.collect(dataset, secondCache, Integer.MAX_VALUE);
             secondCache.flush();
             out.put(BeyondWeights.DENSE_PREFIX + " " + second, w.max());

@@ -1,7 +1,7 @@
 package dev.neuraltext.cli.eval;
 
 import java.nio.file.Path;
-import dev.neuraltext.onnx.EmbeddingPreset;
+import dev.neuraltext.onnx.DenseModels;
 import dev.neuraltext.retrieve.DenseText;
 import java.util.List;
 import java.util.Objects;
@@ -26,7 +26,7 @@ import java.util.Objects;
  * @param cacheDir      where document embeddings are cached, or null for no disk cache
  * @param baseline      the technique every other is compared with head-to-head (default {@code bm25})
  * @param compare       extra head-to-head pairs {@code a:b} (any two technique or peer names)
- * @param model         the dense model preset id ({@link EmbeddingPreset#id()}; default {@code all-minilm-l6-v2})
+ * @param model         the dense model id (one of {@link DenseModels#ids()}; default {@code all-minilm-l6-v2})
  * @param denseText     what the dense leg embeds of each document
  * @param previousDefault whether to run the library's previous default beside {@code hybrid}, interleaved
  */
@@ -43,7 +43,7 @@ record EvalSettings(Path dataset, String split, List<String> techniques, List<St
         peers = List.copyOf(peers);
         sliceBy = List.copyOf(sliceBy);
         compare = List.copyOf(compare);
-        EmbeddingPreset.byId(model); // names the value and the known ids when unknown
+        DenseModels.checkId(model); // names the value and the known ids when unknown
         Objects.requireNonNull(denseText, "denseText");
         for (String pair : compare) {
             if (pair.split(":", -1).length != 2 || pair.startsWith(":") || pair.endsWith(":")) {

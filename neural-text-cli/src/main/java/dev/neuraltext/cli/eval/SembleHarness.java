@@ -13,8 +13,7 @@ import dev.neuraltext.ingest.DirectoryIngestor;
 import dev.neuraltext.ingest.IncrementalIndexer;
 import dev.neuraltext.ingest.IndexManifest;
 import dev.neuraltext.ingest.IndexUpdate;
-import dev.neuraltext.onnx.EmbeddingPreset;
-import dev.neuraltext.onnx.OnnxEmbedder;
+import dev.neuraltext.onnx.DenseModels;
 import dev.neuraltext.retrieve.DenseBackfill;
 import dev.neuraltext.retrieve.HybridCaseRetriever;
 import dev.neuraltext.search.SearchHit;
@@ -73,9 +72,9 @@ final class SembleHarness {
     /** Runs every repository of {@code dataset} in order. */
     List<RepositoryResult> run(SembleDataset dataset) {
         List<RepositoryResult> out = new ArrayList<>();
-        OnnxEmbedder onnx = settings.model() == null ? null : OnnxEmbedder.preset(EmbeddingPreset.byId(settings.model()));
+        Embedder model = settings.model() == null ? null : DenseModels.load(settings.model());
         try {
-            EmbeddingCache cache = onnx == null ? null : new EmbeddingCache(onnx, settings.cacheDir());
+            EmbeddingCache cache = model == null ? null : new EmbeddingCache(model, settings.cacheDir());
             for (SembleDataset.Repository repo : dataset.repositories()) {
                 out.add(run(repo, cache));
                 if (cache != null) {
@@ -83,8 +82,12 @@ final class SembleHarness {
                 }
             }
         } finally {
-            if (onnx != null) {
-                onnx.close();
+            if (model instanceof AutoCloseable c) {
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    log.println("semble: closing the dense model failed: " + e);
+                }
             }
         }
         return out;

@@ -1,0 +1,177 @@
+package dev.neuraltext.onnx;
+
+import dev.neuraltext.NonRetriableNeuralTextException;
+import dev.neuraltext.encode.Embedder;
+import dev.neuraltext.encode.TextRole;
+import dev.neuraltext.internal.Checks;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A static dense {@link Embedder}: one vector per word piece, no neural network at index or query time. A text is
+ * split into word pieces by the teacher model's own {@code tokenizer.json}, and its vector is the L2-normalised sum
+ * of its word pieces' rows (each row already carries its token's weight); a text with no known word piece gets the
+ * zero vector. Queries and documents are embedded alike. Every word piece counts: there is no length limit.
+ *
+ * <p>{@link #bundled()} loads the model shipped in this module: {@value #BUNDLED_MODEL_NAME}, distilled from
+ * bge-small-en-v1.5 (int8) by {@code tools/static-model/distill.sh} (model2vec's method, then a tokenlearn-style fit to
+ * the teacher's embeddings of code and docs; the model card is {@code tools/static-model/README.md}): 30,522 rows of
+ * {@value #BUNDLED_DIMENSION} int8 values with one scale each. {@link #load(Path)} reads a model file of the same
+ * format made by that tool. Embedding costs one table look-up per word piece: no matrix products.
+ *
+ * <p>Thread safety: safe for concurrent use; the model is immutable. It holds a native tokenizer: the creator
+ * {@link #close()}s it; using it after close throws {@link IllegalStateException}.
+ */
+public final class StaticEmbedder implements Embedder, AutoCloseable {
+
+    /** The name of the bundled model (the start of its {@link #modelId()}). */
+    public static final String BUNDLED_MODEL_NAME = "bge-small-static-code-256";
+    /** The dimension of the bundled model. */
+    public static final int BUNDLED_DIMENSION = 256;
+    /** The classpath resource of the bundled model. */
+    public static final String BUNDLED_RESOURCE = "dev/neuraltext/onnx/static/" + BUNDLED_MODEL_NAME + ".ntsm";
+
+    private final StaticModelFile model;
+    private final ModelTokenizer tokenizer;
+    private final String modelId;
+
+    private StaticEmbedder(StaticModelFile model, String source) {
+        this.model = model;
+        this.tokenizer = ModelTokenizer.load(model.tokenizerJson(), source + " (its tokenizer)", 0);
+        if (tokenizer.vocabSize() > model.vocabularySize()) {
+            tokenizer.close();
+            throw new NonRetriableNeuralTextException("static model file " + source + " has " + model.vocabularySize()
+                    + " rows but its tokenizer produces ids up to " + (tokenizer.vocabSize() - 1), null);
+        }
+        this.modelId = model.name() + "/static/" + model.dimension() + "/" + model.sha256().substring(0, 12);
+    }
+
+    /**
+     * The bundled model ({@value #BUNDLED_MODEL_NAME}, {@value #BUNDLED_DIMENSION} dimensions) from this module's
+     * classpath resource {@value #BUNDLED_RESOURCE}.
+     *
+     * @throws NonRetriableNeuralTextException if the resource is missing or damaged
+     */
+    public static StaticEmbedder bundled() {
+        byte[] bytes;
+        try (InputStream in = StaticEmbedder.class.getClassLoader().getResourceAsStream(BUNDLED_RESOURCE)) {
+            if (in == null) {
+                throw new NonRetriableNeuralTextException("the static model resource " + BUNDLED_RESOURCE
+                        + " is not on the classpath: use the neural-text-onnx jar as built, or load a file with"
+                        + " StaticEmbedder.load(path)", null);
+            }
+            bytes = in.readAllBytes();
+        } catch (IOException e) {
+            throw new NonRetriableNeuralTextException("cannot read the static model resource " + BUNDLED_RESOURCE
+                    + ": " + e, e);
+        }
+        String source = "classpath:" + BUNDLED_RESOURCE;
+        return new StaticEmbedder(StaticModelFile.parse(bytes, source), source);
+    }
+
+    /**
+     * A static model from {@code file} (the {@code .ntsm} format written by {@code tools/static-model/distill.sh}).
+     *
+     * @throws NullPointerException if {@code file} is null
+     * @throws NonRetriableNeuralTextException naming the path if the file is missing, unreadable, truncated, corrupt
+     *                                         or not a static model
+     */
+    public static StaticEmbedder load(Path file) {
+        Checks.notNull(file, "file");
+        Path path = file.toAbsolutePath();
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(path);
+        } catch (NoSuchFileException e) {
+            throw new NonRetriableNeuralTextException("static model file not found: " + path, e);
+        } catch (IOException e) {
+            throw new NonRetriableNeuralTextException("cannot read static model file " + path + ": " + e, e);
+        }
+        return new StaticEmbedder(StaticModelFile.parse(bytes, path.toString()), path.toString());
+    }
+
+    @Override
+    public int dimension() {
+        return model.dimension();
+    }
+
+    /** {@code <model name>/static/<dimension>/<first 12 hex digits of the file's SHA-256>}. */
+    @Override
+    public String modelId() {
+        return modelId;
+    }
+
+    /** The SHA-256 of the model file, in lower-case hex. */
+    public String sha256() {
+        return model.sha256();
+    }
+
+    /**
+     * Embeds {@code texts}; {@code role} makes no difference to a static model.
+     *
+     * @throws NullPointerException if {@code texts}, an element or {@code role} is null
+     * @throws IllegalStateException if the embedder is closed
+     */
+    @Override
+    public List<float[]> embed(List<String> texts, TextRole role) {
+        Checks.notNull(texts, "texts");
+        Checks.notNull(role, "role");
+        List<float[]> out = new ArrayList<>(texts.size());
+        for (int i = 0; i < texts.size(); i++) {
+            String text = texts.get(i);
+            if (text == null) {
+                throw new NullPointerException("texts[" + i + "] must not be null");
+            }
+            out.add(embedIds(tokenizer.contentIds(text)));
+        }
+        return out;
+    }
+
+    /** The normalised sum of the rows of {@code ids} (ids outside the table are skipped). */
+    float[] embedIds(long[] ids) {
+        int dim = model.dimension();
+        float[] scales = model.scales();
+        byte[] rows = model.rows();
+        float[] v = new float[dim];
+        for (long id : ids) {
+            if (id < 0 || id >= scales.length) {
+                continue;
+            }
+            float s = scales[(int) id];
+            if (s == 0f) {
+                continue;
+            }
+            int base = (int) id * dim;
+            for (int d = 0; d < dim; d++) {
+                v[d] += s * rows[base + d];
+            }
+        }
+        double norm = 0;
+        for (float x : v) {
+            norm += (double) x * x;
+        }
+        if (norm > 0) {
+            float inv = (float) (1.0 / Math.sqrt(norm));
+            for (int d = 0; d < dim; d++) {
+                v[d] *= inv;
+            }
+        }
+        return v;
+    }
+
+    /** Releases the native tokenizer. Idempotent. */
+    @Override
+    public void close() {
+        tokenizer.close();
+    }
+
+    @Override
+    public String toString() {
+        return "StaticEmbedder{" + modelId + ", vocabulary=" + model.vocabularySize() + "}";
+    }
+}
