@@ -65,6 +65,12 @@ public final class McpCommand implements Callable<Integer> {
 
     private String preset;
 
+    /**
+     * The dense model to use instead of the preset's ONNX model (null: the preset). Set by tests that need a fast,
+     * deterministic embedder in a real server process; not an option a user sees.
+     */
+    java.util.function.Supplier<Embedder> modelLoader;
+
     @Override
     public Integer call() {
         Path root = folder.toAbsolutePath().normalize();
@@ -112,7 +118,8 @@ public final class McpCommand implements Callable<Integer> {
         StdioServerTransportProvider transport = new StdioServerTransportProvider(json,
                 new EndSignallingInput(System.in, stdinClosed), protocolOut);
         ClientLog clientLog = new ClientLog(transport);
-        try (LiveIndex live = new LiveIndex(root, dir, ingestor, noDense ? null : this::loadModel, clientLog,
+        try (LiveIndex live = new LiveIndex(root, dir, ingestor,
+                noDense ? null : modelLoader != null ? modelLoader : this::loadModel, clientLog,
                 Duration.ofMillis(checkIntervalMillis))) {
             live.start(); // opens the saved index before the first request can arrive; the build runs on
             McpSyncServer server = McpServer.sync(transport)

@@ -57,6 +57,9 @@ final class StatusAnswer {
         m.put("denseLoaded", s.denseLoaded());
         m.put("lastUpdated", time(s.lastUpdated()));
         m.put("lastSaved", time(s.lastSaved()));
+        Runtime rt = Runtime.getRuntime();
+        m.put("heapUsedBytes", rt.totalMemory() - rt.freeMemory());
+        m.put("heapMaxBytes", rt.maxMemory());
         return m;
     }
 
