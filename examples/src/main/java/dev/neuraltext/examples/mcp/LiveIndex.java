@@ -302,7 +302,7 @@ final class LiveIndex implements AutoCloseable {
         }
         try {
             long checkStart = System.nanoTime();
-            if (checkStart - lastCheck < debounceNanos) { // another search checked while this one waited
+            if (lastCheck >= now) { // another search checked the tree after this one came: its update is as fresh
                 return freshness(Optional.empty(), true, checkStart);
             }
             lastCheck = checkStart;
