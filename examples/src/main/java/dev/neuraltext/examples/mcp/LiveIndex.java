@@ -104,7 +104,8 @@ final class LiveIndex implements AutoCloseable {
     }
 
     /** A point-in-time description of the index, for {@code status}. */
-    record Status(Path root, Path indexDir, boolean writer, Phase phase, int filesDone, int filesToIndex, int files,
+    record Status(Path root, Path indexDir, boolean writer, Phase phase, boolean updating, int filesDone,
+            int filesToIndex, int files,
             long chunks, java.util.Map<String, Integer> chunksByKind, Set<dev.neuraltext.fusion.Leg> legs,
             DenseCoverage coverage, String denseModel, boolean denseLoaded, String denseNote, Instant lastUpdated,
             Instant lastSaved) {
@@ -554,9 +555,15 @@ final class LiveIndex implements AutoCloseable {
         Embedder e = embedder;
         IndexFingerprint saved = asSaved;
         String model = e != null ? e.modelId() : saved != null ? saved.denseModel() : "";
-        return new Status(root, indexDir, lock != null, phase, filesDone, filesToIndex, v.manifest().files().size(),
+        return new Status(root, indexDir, lock != null, phase, updating, filesDone, filesToIndex,
+                v.manifest().files().size(),
                 v.store().count(PayloadFilter.all()), v.manifest().chunksBySymbolType(), v.store().legsWithData(),
                 v.store().denseCoverage(), model, e != null, e != null ? "" : denseNote, lastUpdated, lastSaved);
+    }
+
+    /** The file manifest of the current state. */
+    IndexManifest manifest() {
+        return view.manifest();
     }
 
     /** Checksums of what the index holds now ({@link IndexDigest}); taken between updates. */

@@ -521,6 +521,7 @@ final class McpTools {
                 "index": {"type": "string"},
                 "writer": {"type": "boolean"},
                 "phase": {"type": "string", "enum": ["indexing", "embedding", "ready"]},
+                "updating": {"type": "boolean", "description": "an update of changed files is running"},
                 "filesDone": {"type": "integer"},
                 "filesToIndex": {"type": "integer"},
                 "files": {"type": "integer"},

@@ -162,7 +162,7 @@ final class ChurnRepo {
         return new Step("rename " + p + " -> " + q, e);
     }
 
-    private Step checkout() throws IOException, InterruptedException {
+    Step checkout() throws IOException, InterruptedException {
         branch = branch.equals("main") ? "other" : "main";
         git("checkout", "-q", "-f", branch);
         grown.clear();
@@ -170,7 +170,7 @@ final class ChurnRepo {
         return new Step("checkout " + branch, List.of());
     }
 
-    private Step bulkRewrite() throws IOException {
+    Step bulkRewrite() throws IOException {
         List<String> files = indexableCandidates();
         int n = 0;
         for (String p : files) {

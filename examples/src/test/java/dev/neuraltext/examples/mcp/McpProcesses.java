@@ -125,6 +125,10 @@ final class McpProcesses {
             return live.digest();
         }
 
+        dev.neuraltext.ingest.IndexManifest manifest() {
+            return live.manifest();
+        }
+
         McpSchema.CallToolResult call(String tool, Map<String, Object> args) {
             return tools.get(tool).callHandler().apply(null, new McpSchema.CallToolRequest(tool, args));
         }
