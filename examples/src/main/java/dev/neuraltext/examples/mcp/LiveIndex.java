@@ -144,6 +144,8 @@ final class LiveIndex implements AutoCloseable {
     private volatile boolean closed;
     /** An incremental update (or the first build) is running; {@link #filesDone} of {@link #filesToIndex} so far. */
     private volatile boolean updating;
+    /** Whether the note that the index folder cannot be written was given. */
+    private volatile boolean unwritableSaid;
 
     /**
      * @param modelLoader loads the dense model on the worker thread (null result: BM25 only, with a note); null for
@@ -206,6 +208,10 @@ final class LiveIndex implements AutoCloseable {
             lock = null;
         } catch (UncheckedIOException e) {
             lock = null;
+            if (unwritableSaid) {
+                return; // said once; each staleness check tries again quietly
+            }
+            unwritableSaid = true;
             log.accept("cannot write the index in " + indexDir + " (" + e.getMessage() + "): searching in memory only, "
                     + "rebuilt at every start; to keep it, start the server with --index DIR naming a writable folder "
                     + "elsewhere");
@@ -380,9 +386,14 @@ final class LiveIndex implements AutoCloseable {
             View v = view;
             long start = System.nanoTime();
             long[] lastLog = {start};
+            boolean[] announced = {first};
             IndexUpdate u = IncrementalIndexer.builder(ingestor).batchSize(64).progress(p -> {
                 filesDone = p.filesDone();
                 filesToIndex = p.filesToIndex();
+                if (!announced[0] && p.filesToIndex() > 0) {
+                    announced[0] = true;
+                    log.accept("re-indexing " + p.filesToIndex() + " changed files");
+                }
                 if (progress != null) {
                     progress.accept(p);
                 }
@@ -409,6 +420,11 @@ final class LiveIndex implements AutoCloseable {
                 save(view);
             } else if (u.changed()) {
                 scheduleSave(); // off the request thread: a search waits for the re-indexing only
+            }
+            if (!first && u.changed()) {
+                log.accept(String.format(java.util.Locale.ROOT, "re-indexed %d added, %d modified, %d deleted files "
+                        + "(%.1f s)", u.filesAdded(), u.filesModified(), u.filesDeleted(),
+                        (System.nanoTime() - start) / 1e9));
             }
             if (first) {
                 log.accept(String.format(java.util.Locale.ROOT, "BM25 index of %s ready: %d files, %d chunks in %.1f s",

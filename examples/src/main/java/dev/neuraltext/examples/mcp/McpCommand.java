@@ -128,6 +128,11 @@ public final class McpCommand implements Callable<Integer> {
                             + "or questions), read exact lines with `get`, check the index with `status`.")
                     .capabilities(McpSchema.ServerCapabilities.builder().tools(false).logging().build())
                     .tools(new McpTools(live, json).specifications())
+                    // one request at a time, on the thread that reads stdin: the SDK's stdio transport emits each
+                    // answer into a sink that gives up after 100 ms of contention, so tool calls answered on many
+                    // threads at once (an assistant's parallel searches) lost answers and then the whole session
+                    // (500 pipelined calls: 72 answered); in order, every answer gets out
+                    .immediateExecution(true)
                     .build();
             clientLog.ready();
             try {

@@ -53,7 +53,10 @@ final class McpTools {
      * a tool return. A longer answer is cut (hits left out, lines not returned) and says so, with how to get the rest.
      */
     static final int OUTPUT_CAP_CHARS = 80_000;
-    /** The longest query accepted: 16,384 characters (a long stack trace fits; a pasted file does not). */
+    /**
+     * The longest query, filter, path or id accepted: 16,384 characters (a long stack trace fits; a pasted file does
+     * not).
+     */
     static final int MAX_QUERY_CHARS = 16_384;
     /** Hits listed when nothing is above the relevance threshold. */
     static final int BELOW_THRESHOLD_SHOWN = 3;
@@ -116,7 +119,8 @@ final class McpTools {
     }
 
     private static CallToolResult error(String message) {
-        return CallToolResult.builder().addTextContent(message).isError(true).build();
+        return CallToolResult.builder().addTextContent(SearchAnswer.clip(message, OUTPUT_CAP_CHARS)).isError(true)
+                .build();
     }
 
     // ------------------------------------------------------------------ search
@@ -128,11 +132,6 @@ final class McpTools {
             throw new IllegalArgumentException("`query` is empty: give an identifier (RetryPolicy) or a sentence "
                     + "(how is the delay between attempts computed)");
         }
-        if (query.length() > MAX_QUERY_CHARS) {
-            throw new IllegalArgumentException(String.format(Locale.ROOT, "`query` has %,d characters, at most %,d are "
-                    + "accepted: search with the identifiers or the sentence that matter", query.length(),
-                    MAX_QUERY_CHARS));
-        }
         int limit = integer(args, "limit", DEFAULT_LIMIT);
         if (limit < 1 || limit > MAX_LIMIT) {
             throw new IllegalArgumentException("`limit` must be between 1 and " + MAX_LIMIT + ", got " + limit);
@@ -143,7 +142,8 @@ final class McpTools {
             try {
                 filters.add(PayloadFilter.parse(filter));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("malformed `filter` " + filter + ": " + e.getMessage()
+                throw new IllegalArgumentException("malformed `filter` " + SearchAnswer.clip(filter, 200) + ": "
+                        + SearchAnswer.clip(e.getMessage(), 400)
                         + ". Example: type == 'code' and symbolType == 'method'");
             }
         }
@@ -214,8 +214,9 @@ final class McpTools {
                     + "`startLine` and `endLine`, not " + (id == null ? "neither" : "both"));
         }
         if (id != null) {
-            ChunkInput c = index.chunk(id).orElseThrow(() -> new IllegalArgumentException("no chunk with id '" + id
-                    + "' in the index (it may have changed since the search: search again)"));
+            ChunkInput c = index.chunk(id).orElseThrow(() -> new IllegalArgumentException("no chunk with id '"
+                    + SearchAnswer.clip(id, 200) + "' in the index (it may have changed since the search: search "
+                    + "again)"));
             Map<String, Object> out = new LinkedHashMap<>();
             Map<String, String> m = c.metadata();
             out.put("id", c.id());
@@ -349,7 +350,13 @@ final class McpTools {
             return null;
         }
         if (!(v instanceof String s)) {
-            throw new IllegalArgumentException("`" + name + "` must be a string, got " + v);
+            throw new IllegalArgumentException("`" + name + "` must be a string, got " + SearchAnswer.clip(
+                    String.valueOf(v), 200));
+        }
+        if (s.length() > MAX_QUERY_CHARS) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "`%s` has %,d characters, at most %,d are "
+                    + "accepted", name, s.length(), MAX_QUERY_CHARS) + (name.equals("query") ? ": search with the "
+                    + "identifiers or the sentence that matter" : ""));
         }
         return s;
     }
