@@ -55,8 +55,8 @@ class McpChurnIT {
 
     @Test
     void theLiveIndexEqualsAFreshIndexUnderRandomChurn() throws Exception {
-        int stepCount = Integer.getInteger("churn.steps", 36);
-        int every = Integer.getInteger("churn.checkpointEvery", 12);
+        int stepCount = Integer.getInteger("churn.steps", 20);
+        int every = Integer.getInteger("churn.checkpointEvery", 10);
         String replay = System.getProperty("churn.seed");
         long soakMinutes = Long.getLong("churn.soakMinutes", 0);
         List<Long> seeds = new ArrayList<>();
@@ -84,7 +84,7 @@ class McpChurnIT {
     private void runSeed(long seed, int stepCount, int every, int run) throws Exception {
         Path dir = tmp.resolve("seed" + run);
         ChurnRepo repo = new ChurnRepo(dir.resolve("repo"), seed);
-        repo.create(Integer.getInteger("churn.files", 320));
+        repo.create(Integer.getInteger("churn.files", 260));
         Random rnd = new Random(seed ^ 0x5DEECE66DL);
         long interval = new long[] {0, 150, 600}[rnd.nextInt(3)];
         List<String> log = new ArrayList<>();

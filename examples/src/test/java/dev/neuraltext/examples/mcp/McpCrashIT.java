@@ -45,7 +45,7 @@ class McpCrashIT {
         long seed = Long.getLong("crash.seed", 42);
         Random rnd = new Random(seed);
         ChurnRepo repo = new ChurnRepo(tmp.resolve("repo"), seed);
-        repo.create(Integer.getInteger("crash.files", 260));
+        repo.create(Integer.getInteger("crash.files", 200));
         Path index = tmp.resolve("index");
         List<String> logs = new CopyOnWriteArrayList<>();
         try (McpServerIT.Server first = McpProcesses.hashingServer(repo.root, index, logs, 0)) {
