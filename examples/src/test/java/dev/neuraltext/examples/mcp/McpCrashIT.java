@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * index (a consistent generation: no "cannot use the index", no rebuild of BM25), converge to what a fresh index of
  * the tree holds ({@link IndexDigest}), and embed only the chunks that lack vectors (never all of them again).
  *
- * <p>{@code -Dcrash.rounds=N} (default 8) and {@code -Dcrash.seed=S} (default 42; printed on failure).
+ * <p>{@code -Dcrash.rounds=N} (default 4) and {@code -Dcrash.seed=S} (default 42; printed on failure).
  */
 class McpCrashIT {
 
@@ -41,7 +41,7 @@ class McpCrashIT {
     @Test
     @SuppressWarnings("unchecked")
     void killedDuringUpdatesAndBackfillsItRestartsOnASavedGenerationAndConverges() throws Exception {
-        int rounds = Integer.getInteger("crash.rounds", 8);
+        int rounds = Integer.getInteger("crash.rounds", 4);
         long seed = Long.getLong("crash.seed", 42);
         Random rnd = new Random(seed);
         ChurnRepo repo = new ChurnRepo(tmp.resolve("repo"), seed);
