@@ -163,26 +163,7 @@ class McpChurnIT {
     private void checkpoint(McpSyncClient client, ChurnRepo repo, Path freshDir, long lastChange, long interval,
             long seed, List<String> log) throws Exception {
         checkpoints++;
-        long quiet = TimeUnit.NANOSECONDS.toMillis(lastChange + TreeStamp.RACY_WINDOW_NANOS - System.nanoTime()) + 100;
-        if (quiet > 0) {
-            Thread.sleep(quiet);
-        }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (true) {
-            Thread.sleep(Math.max(50, interval + 20));
-            Map<String, Object> f = (Map<String, Object>) structured(call(client, "search",
-                    Map.of("query", "settle"))).get("freshness");
-            Map<String, Object> st = structured(call(client, "status", Map.of()));
-            Map<String, Object> cov = (Map<String, Object>) st.get("denseCoverage");
-            if (Boolean.TRUE.equals(f.get("checkedNow")) && ((Number) f.get("filesChanged")).intValue() == 0
-                    && !Boolean.TRUE.equals(f.get("updateRunning")) && "ready".equals(st.get("phase"))
-                    && cov.get("chunks").equals(cov.get("withDense"))) {
-                break;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the live index did not settle within 120 s: " + st + " " + f);
-            }
-        }
+        McpProcesses.settle(client, lastChange, interval);
         Map<String, Object> live = (Map<String, Object>) structured(call(client, "status", Map.of("digest", true)))
                 .get("digest");
         try (McpProcesses.FreshIndex fresh = new McpProcesses.FreshIndex(repo.root, freshDir)) {

@@ -196,24 +196,7 @@ class McpCrashIT {
     }
 
     /** Searches until the index has caught up with the tree and every chunk has its dense vector. */
-    @SuppressWarnings("unchecked")
     static void settle(McpSyncClient client) throws InterruptedException {
-        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(TreeStamp.RACY_WINDOW_NANOS) + 100);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (true) {
-            Map<String, Object> f = (Map<String, Object>) structured(call(client, "search", Map.of("query", "settle")))
-                    .get("freshness");
-            Map<String, Object> st = structured(call(client, "status", Map.of()));
-            Map<String, Object> cov = (Map<String, Object>) st.get("denseCoverage");
-            if (Boolean.TRUE.equals(f.get("checkedNow")) && ((Number) f.get("filesChanged")).intValue() == 0
-                    && !Boolean.TRUE.equals(f.get("updateRunning")) && "ready".equals(st.get("phase"))
-                    && cov.get("chunks").equals(cov.get("withDense"))) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the index did not settle within 120 s: " + st + " " + f);
-            }
-            Thread.sleep(50);
-        }
+        McpProcesses.settle(client, System.nanoTime(), 0);
     }
 }

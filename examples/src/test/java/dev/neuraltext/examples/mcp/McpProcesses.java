@@ -77,6 +77,36 @@ final class McpProcesses {
         }
     }
 
+    /**
+     * Waits until the live index has caught up with a tree last changed at {@code lastChangeNanos} (past the racy
+     * window, a search's check finds nothing to do) and every chunk has its dense vector; at most 120 s.
+     */
+    @SuppressWarnings("unchecked")
+    static void settle(io.modelcontextprotocol.client.McpSyncClient client, long lastChangeNanos, long intervalMillis)
+            throws InterruptedException {
+        long quiet = TimeUnit.NANOSECONDS.toMillis(lastChangeNanos + TreeStamp.RACY_WINDOW_NANOS - System.nanoTime())
+                + 100;
+        if (quiet > 0) {
+            Thread.sleep(quiet);
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (true) {
+            Thread.sleep(Math.max(50, intervalMillis + 20));
+            Map<String, Object> f = (Map<String, Object>) McpServerIT.structured(McpServerIT.call(client, "search",
+                    Map.of("query", "settle"))).get("freshness");
+            Map<String, Object> st = McpServerIT.structured(McpServerIT.call(client, "status", Map.of()));
+            Map<String, Object> cov = (Map<String, Object>) st.get("denseCoverage");
+            if (Boolean.TRUE.equals(f.get("checkedNow")) && ((Number) f.get("filesChanged")).intValue() == 0
+                    && !Boolean.TRUE.equals(f.get("updateRunning")) && "ready".equals(st.get("phase"))
+                    && cov.get("chunks").equals(cov.get("withDense"))) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the live index did not settle within 120 s: " + st + " " + f);
+            }
+        }
+    }
+
     /** The resident memory of a process in KiB (Linux), or -1. */
     static long rssKib(ProcessHandle p) {
         try {
