@@ -119,8 +119,21 @@ final class McpTools {
     }
 
     private static CallToolResult error(String message) {
-        return CallToolResult.builder().addTextContent(SearchAnswer.clip(message, OUTPUT_CAP_CHARS)).isError(true)
-                .build();
+        return CallToolResult.builder().addTextContent(visible(SearchAnswer.clip(message, OUTPUT_CAP_CHARS)))
+                .isError(true).build();
+    }
+
+    /** Control characters an argument brought into a message (a NUL in a path), written as escapes. */
+    static String visible(String message) {
+        StringBuilder sb = new StringBuilder(message.length());
+        message.chars().forEach(c -> {
+            if (c < 0x20 && c != '\n' && c != '\t' || c == 0x7f) {
+                sb.append(String.format(Locale.ROOT, "\\u%04x", c));
+            } else {
+                sb.append((char) c);
+            }
+        });
+        return sb.toString();
     }
 
     // ------------------------------------------------------------------ search
