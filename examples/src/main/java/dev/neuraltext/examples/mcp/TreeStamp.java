@@ -35,8 +35,9 @@ final class TreeStamp {
      * One scan of a tree.
      *
      * @param stamp the checksum
-     * @param racy  whether a file was modified within {@link #RACY_WINDOW_NANOS} of the scan, so that a later
-     *              same-size rewrite could keep the same time and stamp
+     * @param racy  whether a file was modified within {@link #RACY_WINDOW_NANOS} before the scan (or up to a second
+     *              after, clocks being what they are), so that a later same-size rewrite could keep the same time and
+     *              stamp
      */
     record Scan(long stamp, boolean racy) {
     }
@@ -49,8 +50,10 @@ final class TreeStamp {
     /** Scans the tree under {@code root}, skipping {@code skip} (the index folder); stamp 0 if it is unreadable. */
     static Scan scan(Path root, Path skip) {
         Checksum crc = new Checksum();
-        long scanStart = java.time.Instant.now().minusNanos(RACY_WINDOW_NANOS).toEpochMilli() * 1_000_000L;
-        long[] newest = {Long.MIN_VALUE};
+        long now = java.time.Instant.now().toEpochMilli() * 1_000_000L;
+        long windowStart = now - RACY_WINDOW_NANOS;
+        long windowEnd = now + 1_000_000_000L; // a time further ahead (a clock skewed copy) cannot come again
+        boolean[] racy = {false};
         try {
             Files.walkFileTree(root, new SimpleFileVisitor<>() {
                 @Override
@@ -66,7 +69,7 @@ final class TreeStamp {
                     if ((!hidden(file) || file.getFileName().toString().equals(".gitignore"))
                             && attrs.isRegularFile()) {
                         long nanos = nanos(attrs.lastModifiedTime());
-                        newest[0] = Math.max(newest[0], nanos);
+                        racy[0] |= nanos >= windowStart && nanos <= windowEnd;
                         add(crc, root.relativize(file).toString(), attrs.size(), nanos);
                     }
                     return FileVisitResult.CONTINUE;
@@ -80,7 +83,7 @@ final class TreeStamp {
         } catch (IOException e) {
             return new Scan(0, true);
         }
-        return new Scan(crc.getValue(), newest[0] >= scanStart);
+        return new Scan(crc.getValue(), racy[0]);
     }
 
     /** The stamp of a saved index's files (names, sizes, times), without its lock file: changes when a writer saves. */
