@@ -22,6 +22,8 @@ import java.util.TreeMap;
  * {@code neural-text index}, one machine's against another's): equal checksums mean the same chunks and files.
  *
  * <ul>
+ *   <li>{@code lexical}: every chunk's id, text and metadata (plain, list and BM25 fields), in id order: what BM25
+ *       searches, equal for an index built without dense vectors ({@code neural-text index --no-dense});</li>
  *   <li>{@code content}: every chunk's id, text, metadata (plain, list and BM25 fields) and whether it has a dense
  *       vector, in id order;</li>
  *   <li>{@code vectors}: every dense vector's bits, in id order: equal when the same model embedded the same text the
@@ -34,24 +36,24 @@ import java.util.TreeMap;
  * @param files     indexed files
  * @param chunks    stored chunks
  * @param withDense chunks with a dense vector
- * @param content   checksum of the chunks
+ * @param lexical   checksum of the chunks' ids, text and metadata
+ * @param content   checksum of the chunks and which have dense vectors
  * @param vectors   checksum of the dense vectors
  * @param manifest  checksum of the file manifest
  */
-record IndexDigest(int files, long chunks, long withDense, String content, String vectors, String manifest) {
+record IndexDigest(int files, long chunks, long withDense, String lexical, String content, String vectors,
+        String manifest) {
 
     /** The digest of {@code store} and its {@code manifest}; a consistent one when no update runs meanwhile. */
     static IndexDigest of(InMemoryCaseStore store, IndexManifest manifest) {
+        MessageDigest lexical = sha256();
         MessageDigest content = sha256();
         MessageDigest vectors = sha256();
         List<ChunkInput> all = store.chunks(PayloadFilter.all());
         long withDense = 0;
         for (ChunkInput c : all) {
-            field(content, c.id());
-            field(content, c.text());
-            field(content, new TreeMap<>(c.metadata()).toString());
-            field(content, new TreeMap<>(c.listMetadata()).toString());
-            field(content, new TreeMap<>(c.fields()).toString());
+            chunk(content, c);
+            chunk(lexical, c);
             Optional<float[]> v = store.denseVector(c.id());
             content.update((byte) (v.isPresent() ? 1 : 0));
             if (v.isPresent()) {
@@ -72,13 +74,14 @@ record IndexDigest(int files, long chunks, long withDense, String content, Strin
             field(files, e.getValue().language());
             field(files, String.join("\n", e.getValue().chunkIds()));
         }
-        return new IndexDigest(manifest.files().size(), all.size(), withDense, hex(content), hex(vectors), hex(files));
+        return new IndexDigest(manifest.files().size(), all.size(), withDense, hex(lexical), hex(content), hex(vectors),
+                hex(files));
     }
 
     /** One line for the {@code status} text. */
     String describe() {
-        return String.format(Locale.ROOT, "Digest: %d files, %d chunks, %d with dense vectors; content %s, vectors %s, "
-                + "manifest %s", files, chunks, withDense, content, vectors, manifest);
+        return String.format(Locale.ROOT, "Digest: %d files, %d chunks, %d with dense vectors; lexical %s, content %s, "
+                + "vectors %s, manifest %s", files, chunks, withDense, lexical, content, vectors, manifest);
     }
 
     /** The {@code digest} field of {@code status}. */
@@ -87,10 +90,19 @@ record IndexDigest(int files, long chunks, long withDense, String content, Strin
         m.put("files", files);
         m.put("chunks", chunks);
         m.put("withDense", withDense);
+        m.put("lexical", lexical);
         m.put("content", content);
         m.put("vectors", vectors);
         m.put("manifest", manifest);
         return m;
+    }
+
+    private static void chunk(MessageDigest d, ChunkInput c) {
+        field(d, c.id());
+        field(d, c.text());
+        field(d, new TreeMap<>(c.metadata()).toString());
+        field(d, new TreeMap<>(c.listMetadata()).toString());
+        field(d, new TreeMap<>(c.fields()).toString());
     }
 
     private static void field(MessageDigest d, String s) {

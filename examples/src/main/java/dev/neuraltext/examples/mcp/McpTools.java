@@ -558,7 +558,7 @@ final class McpTools {
                 "heapMaxBytes": {"type": "integer", "description": "the most heap the server may use (-Xmx)"},
                 "digest": {"type": "object", "description": "with `digest`: content checksums", "properties": {
                   "files": {"type": "integer"}, "chunks": {"type": "integer"}, "withDense": {"type": "integer"},
-                  "content": {"type": "string"}, "vectors": {"type": "string"}, "manifest": {"type": "string"}}}
+                  "lexical": {"type": "string"}, "content": {"type": "string"}, "vectors": {"type": "string"}, "manifest": {"type": "string"}}}
               },
               "required": ["root", "phase", "files", "chunks", "legs", "denseCoverage"]
             }""";

@@ -172,6 +172,14 @@ class McpChurnIT {
                 throw new AssertionError("checkpoint " + checkpoints + ": the live index differs from a fresh one: "
                         + "live " + live + ", fresh " + expected + ", indexed paths now " + repo.indexedPaths().size());
             }
+            IndexDigest cli = McpProcesses.cliIndexDigest(repo.root, freshDir.resolveSibling(freshDir.getFileName()
+                    + "-cli"));
+            for (String key : List.of("files", "chunks", "lexical", "manifest")) {
+                if (!normalized(live).get(key).equals(normalized(cli.structured()).get(key))) {
+                    throw new AssertionError("checkpoint " + checkpoints + ": the live index differs from `neural-text "
+                            + "index --no-dense` in " + key + ": live " + live + ", index " + cli.structured());
+                }
+            }
             for (String q : QUERIES) {
                 List<String> a = ranking(call(client, "search", Map.of("query", q)));
                 List<String> b = ranking(fresh.call("search", Map.of("query", q)));

@@ -107,6 +107,24 @@ final class McpProcesses {
         }
     }
 
+    /**
+     * The digest of the index {@code neural-text index FOLDER --index DIR --no-dense} saves (the command line's own
+     * code, run in this JVM): its {@code lexical} and {@code manifest} checksums must equal a live index's.
+     */
+    static IndexDigest cliIndexDigest(Path root, Path dir) {
+        int exit = dev.neuraltext.examples.cli.NeuralTextCli.run("index", root.toString(), "--index", dir.toString(),
+                "--no-dense");
+        if (exit != 0) {
+            throw new AssertionError("neural-text index exited with " + exit);
+        }
+        dev.neuraltext.store.InMemoryCaseStore.Builder b = dev.neuraltext.store.InMemoryCaseStore.builder();
+        try (dev.neuraltext.store.InMemoryCaseStore store = b.load(dir, b.fingerprintAsSaved(dir))) {
+            dev.neuraltext.ingest.IndexManifest manifest = dev.neuraltext.ingest.IndexManifest.fromBytes(
+                    store.loadedAttachment(LiveIndex.MANIFEST_FILE).orElseThrow(), dir.toString());
+            return IndexDigest.of(store, manifest);
+        }
+    }
+
     /** The resident memory of a process in KiB (Linux), or -1. */
     static long rssKib(ProcessHandle p) {
         try {
