@@ -75,6 +75,9 @@ class McpChurnIT {
             long seed = run < seeds.size() ? seeds.get(run) : seedSource.nextLong();
             run++;
             runSeed(seed, stepCount, every, run);
+            System.out.printf("churn: seed %d passed; so far %d seeds, %d steps, %d checkpoints, %d searches checked "
+                    + "(%d disclosed), 0 divergences, %.1f s%n", seed, run, steps, checkpoints, searchesChecked,
+                    disclosed, (System.nanoTime() - start) / 1e9);
         }
         System.out.printf("churn: %d seeds, %d steps, %d checkpoints, %d searches checked (%d disclosed an update or an"
                 + " older check), 0 divergences, %.1f s%n", run, steps, checkpoints, searchesChecked, disclosed,
