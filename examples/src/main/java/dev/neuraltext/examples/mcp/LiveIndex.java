@@ -288,29 +288,29 @@ final class LiveIndex implements AutoCloseable {
     Freshness refreshIfStale() {
         long now = System.nanoTime();
         if (closed) {
-            return freshness(Optional.empty(), false, now);
+            return freshness(Optional.empty(), false);
         }
         if (updating) {
-            return freshness(Optional.empty(), false, now);
+            return freshness(Optional.empty(), false);
         }
         if (now - lastCheck < debounceNanos) {
-            return freshness(Optional.empty(), false, now);
+            return freshness(Optional.empty(), false);
         }
         try {
             long deadline = now + CHECK_WAIT_MILLIS * 1_000_000L;
             while (!updateLock.tryLock(20, TimeUnit.MILLISECONDS)) {
                 if (updating || System.nanoTime() > deadline) {
-                    return freshness(Optional.empty(), false, now); // an update runs: its results show as they come
+                    return freshness(Optional.empty(), false); // an update runs: its results show as they come
                 }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return freshness(Optional.empty(), false, now);
+            return freshness(Optional.empty(), false);
         }
         try {
             long checkStart = System.nanoTime();
             if (lastCheck >= now) { // another search checked the tree after this one came: its update is as fresh
-                return freshness(Optional.empty(), true, checkStart);
+                return freshness(Optional.empty(), true);
             }
             lastCheck = checkStart;
             if (lock == null) {
@@ -319,9 +319,9 @@ final class LiveIndex implements AutoCloseable {
             TreeStamp.Scan scan = TreeStamp.scan(root, indexDir);
             if (scan.stamp() == treeStamp) {
                 treeStamp = remembered(scan);
-                return freshness(Optional.empty(), true, checkStart);
+                return freshness(Optional.empty(), true);
             }
-            return freshness(Optional.of(update(null, remembered(scan), false)), true, checkStart);
+            return freshness(Optional.of(update(null, remembered(scan), false)), true);
         } finally {
             updateLock.unlock();
         }
@@ -335,7 +335,7 @@ final class LiveIndex implements AutoCloseable {
         return scan.racy() ? ~scan.stamp() : scan.stamp();
     }
 
-    private Freshness freshness(Optional<Change> change, boolean checkedNow, long now) {
+    private Freshness freshness(Optional<Change> change, boolean checkedNow) {
         int changed = change.map(c -> c.added().size() + c.modified().size() + c.deleted().size()).orElse(0);
         boolean running = updating;
         return new Freshness(changed, checkedNow, running, running ? filesDone : 0, running ? filesToIndex : 0,
