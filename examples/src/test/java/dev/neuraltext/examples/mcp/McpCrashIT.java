@@ -161,8 +161,8 @@ class McpCrashIT {
                         report) + "\nserver log:\n  " + String.join("\n  ", logs), e);
             }
         }
-        System.out.printf("crash: %d kill rounds (%d aimed at an update, %d at a backfill; by where they landed"
-                + " %d landed in an update, %d in a backfill), 0 inconsistent starts, %d chunks embedded again in all"
+        System.out.printf("crash: %d kill rounds (%d aimed at an update, %d at a backfill; %d landed in an update, %d"
+                + " in a backfill), 0 inconsistent starts, %d chunks embedded again in all"
                 + "%n  %s%n", rounds, duringUpdate, duringBackfill, killedInUpdate, killedInBackfill, reEmbedded,
                 String.join("\n  ", report));
     }
