@@ -104,7 +104,8 @@ final class LiveIndex implements AutoCloseable {
     }
 
     /** A point-in-time description of the index, for {@code status}. */
-    record Status(Path root, Path indexDir, boolean writer, Phase phase, int filesDone, int filesToIndex, int files,
+    record Status(Path root, Path indexDir, boolean writer, Phase phase, boolean updating, int filesDone,
+            int filesToIndex, int files,
             long chunks, java.util.Map<String, Integer> chunksByKind, Set<dev.neuraltext.fusion.Leg> legs,
             DenseCoverage coverage, String denseModel, boolean denseLoaded, String denseNote, Instant lastUpdated,
             Instant lastSaved) {
@@ -141,6 +142,10 @@ final class LiveIndex implements AutoCloseable {
     private volatile long savedStamp;
     private volatile long lastCheck = Long.MIN_VALUE / 2;
     private volatile boolean closed;
+    /** An incremental update (or the first build) is running; {@link #filesDone} of {@link #filesToIndex} so far. */
+    private volatile boolean updating;
+    /** Whether the note that the index folder cannot be written was given. */
+    private volatile boolean unwritableSaid;
 
     /**
      * @param modelLoader loads the dense model on the worker thread (null result: BM25 only, with a note); null for
@@ -174,7 +179,7 @@ final class LiveIndex implements AutoCloseable {
                     view.manifest().chunkCount(), view.store().denseCoverage().describe(),
                     (System.nanoTime() - opening) / 1e9));
         }
-        long stamp = TreeStamp.of(root, indexDir);
+        long stamp = remembered(TreeStamp.scan(root, indexDir));
         // the worker's first update covers the tree as it is now: searches meanwhile need no check of their own
         treeStamp = stamp;
         lastCheck = System.nanoTime();
@@ -203,7 +208,13 @@ final class LiveIndex implements AutoCloseable {
             lock = null;
         } catch (UncheckedIOException e) {
             lock = null;
-            log.accept("cannot write the index in " + indexDir + " (" + e.getMessage() + "): searching in memory only");
+            if (unwritableSaid) {
+                return; // said once; each staleness check tries again quietly
+            }
+            unwritableSaid = true;
+            log.accept("cannot write the index in " + indexDir + " (" + e.getMessage() + "): searching in memory only, "
+                    + "rebuilt at every start; to keep it, start the server with --index DIR naming a writable folder "
+                    + "elsewhere");
         }
     }
 
@@ -267,31 +278,68 @@ final class LiveIndex implements AutoCloseable {
 
     /**
      * The debounced staleness check: when the tree (or, for a reader, the saved index) changed since the last look,
-     * re-indexes the changed files. Returns at once when another update is running or when checked recently.
+     * re-indexes the changed files. It does not check when it checked within the debounce interval, and returns at
+     * once when an update is running; the answer says which ({@link Freshness}), so that a search never passes off
+     * an old tree's results as current. A save or a dense checkpoint holding the index is waited for (at most
+     * {@value #CHECK_WAIT_MILLIS} ms), not taken for an update.
      *
-     * @return the update run, if any
+     * @return what the results about to be computed reflect
      */
-    Optional<Change> refreshIfStale() {
+    Freshness refreshIfStale() {
         long now = System.nanoTime();
-        if (now - lastCheck < debounceNanos || closed) {
-            return Optional.empty();
+        if (closed) {
+            return freshness(Optional.empty(), false);
         }
-        if (!updateLock.tryLock()) {
-            return Optional.empty(); // an update is running: its results show as they come
+        if (updating) {
+            return freshness(Optional.empty(), false);
+        }
+        if (now - lastCheck < debounceNanos) {
+            return freshness(Optional.empty(), false);
         }
         try {
-            lastCheck = now;
+            long deadline = now + CHECK_WAIT_MILLIS * 1_000_000L;
+            while (!updateLock.tryLock(20, TimeUnit.MILLISECONDS)) {
+                if (updating || System.nanoTime() > deadline) {
+                    return freshness(Optional.empty(), false); // an update runs: its results show as they come
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return freshness(Optional.empty(), false);
+        }
+        try {
+            long checkStart = System.nanoTime();
+            if (lastCheck >= now) { // another search checked the tree after this one came: its update is as fresh
+                return freshness(Optional.empty(), true);
+            }
+            lastCheck = checkStart;
             if (lock == null) {
                 followTheWriter();
             }
-            long stamp = TreeStamp.of(root, indexDir);
-            if (stamp == treeStamp) {
-                return Optional.empty();
+            TreeStamp.Scan scan = TreeStamp.scan(root, indexDir);
+            if (scan.stamp() == treeStamp) {
+                treeStamp = remembered(scan);
+                return freshness(Optional.empty(), true);
             }
-            return Optional.of(update(null, stamp, false));
+            return freshness(Optional.of(update(null, remembered(scan), false)), true);
         } finally {
             updateLock.unlock();
         }
+    }
+
+    /** How long a search waits for a save to release the index before it answers without checking. */
+    static final long CHECK_WAIT_MILLIS = 10_000;
+
+    /** The stamp to compare the next scan with: one that cannot match when this scan was racy. */
+    private static long remembered(TreeStamp.Scan scan) {
+        return scan.racy() ? ~scan.stamp() : scan.stamp();
+    }
+
+    private Freshness freshness(Optional<Change> change, boolean checkedNow) {
+        int changed = change.map(c -> c.added().size() + c.modified().size() + c.deleted().size()).orElse(0);
+        boolean running = updating;
+        return new Freshness(changed, checkedNow, running, running ? filesDone : 0, running ? filesToIndex : 0,
+                Math.max(0, (System.nanoTime() - lastCheck) / 1_000_000L), debounceNanos / 1_000_000L);
     }
 
     /** {@code reindex}: an incremental update now, whatever the debounce says. */
@@ -302,7 +350,7 @@ final class LiveIndex implements AutoCloseable {
             if (lock == null) {
                 followTheWriter();
             }
-            return update(progress, TreeStamp.of(root, indexDir), false);
+            return update(progress, remembered(TreeStamp.scan(root, indexDir)), false);
         } finally {
             updateLock.unlock();
         }
@@ -331,13 +379,21 @@ final class LiveIndex implements AutoCloseable {
 
     private Change update(Consumer<IndexUpdate.Progress> progress, long stamp, boolean first) {
         updateLock.lock();
+        updating = true;
+        filesDone = 0;
+        filesToIndex = 0;
         try {
             View v = view;
             long start = System.nanoTime();
             long[] lastLog = {start};
+            boolean[] announced = {first};
             IndexUpdate u = IncrementalIndexer.builder(ingestor).batchSize(64).progress(p -> {
                 filesDone = p.filesDone();
                 filesToIndex = p.filesToIndex();
+                if (!announced[0] && p.filesToIndex() > 0) {
+                    announced[0] = true;
+                    log.accept("re-indexing " + p.filesToIndex() + " changed files");
+                }
                 if (progress != null) {
                     progress.accept(p);
                 }
@@ -365,6 +421,11 @@ final class LiveIndex implements AutoCloseable {
             } else if (u.changed()) {
                 scheduleSave(); // off the request thread: a search waits for the re-indexing only
             }
+            if (!first && u.changed()) {
+                log.accept(String.format(java.util.Locale.ROOT, "re-indexed %d added, %d modified, %d deleted files "
+                        + "(%.1f s)", u.filesAdded(), u.filesModified(), u.filesDeleted(),
+                        (System.nanoTime() - start) / 1e9));
+            }
             if (first) {
                 log.accept(String.format(java.util.Locale.ROOT, "BM25 index of %s ready: %d files, %d chunks in %.1f s",
                         root, u.manifest().files().size(), u.manifest().chunkCount(), (System.nanoTime() - start) / 1e9));
@@ -375,6 +436,7 @@ final class LiveIndex implements AutoCloseable {
             }
             return Change.between(v.manifest(), u);
         } finally {
+            updating = false;
             updateLock.unlock();
         }
     }
@@ -509,9 +571,26 @@ final class LiveIndex implements AutoCloseable {
         Embedder e = embedder;
         IndexFingerprint saved = asSaved;
         String model = e != null ? e.modelId() : saved != null ? saved.denseModel() : "";
-        return new Status(root, indexDir, lock != null, phase, filesDone, filesToIndex, v.manifest().files().size(),
+        return new Status(root, indexDir, lock != null, phase, updating, filesDone, filesToIndex,
+                v.manifest().files().size(),
                 v.store().count(PayloadFilter.all()), v.manifest().chunksBySymbolType(), v.store().legsWithData(),
                 v.store().denseCoverage(), model, e != null, e != null ? "" : denseNote, lastUpdated, lastSaved);
+    }
+
+    /** The file manifest of the current state. */
+    IndexManifest manifest() {
+        return view.manifest();
+    }
+
+    /** Checksums of what the index holds now ({@link IndexDigest}); taken between updates. */
+    IndexDigest digest() {
+        updateLock.lock();
+        try {
+            View v = view;
+            return IndexDigest.of(v.store(), v.manifest());
+        } finally {
+            updateLock.unlock();
+        }
     }
 
     /** Whether the dense model is loaded for query encoding. */

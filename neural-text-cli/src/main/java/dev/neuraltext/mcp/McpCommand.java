@@ -65,6 +65,12 @@ public final class McpCommand implements Callable<Integer> {
 
     private String preset;
 
+    /**
+     * The dense model to use instead of the preset's ONNX model (null: the preset). Set by tests that need a fast,
+     * deterministic embedder in a real server process; not an option a user sees.
+     */
+    java.util.function.Supplier<Embedder> modelLoader;
+
     @Override
     public Integer call() {
         Path root = folder.toAbsolutePath().normalize();
@@ -112,7 +118,8 @@ public final class McpCommand implements Callable<Integer> {
         StdioServerTransportProvider transport = new StdioServerTransportProvider(json,
                 new EndSignallingInput(System.in, stdinClosed), protocolOut);
         ClientLog clientLog = new ClientLog(transport);
-        try (LiveIndex live = new LiveIndex(root, dir, ingestor, noDense ? null : this::loadModel, clientLog,
+        try (LiveIndex live = new LiveIndex(root, dir, ingestor,
+                noDense ? null : modelLoader != null ? modelLoader : this::loadModel, clientLog,
                 Duration.ofMillis(checkIntervalMillis))) {
             live.start(); // opens the saved index before the first request can arrive; the build runs on
             McpSyncServer server = McpServer.sync(transport)
@@ -121,6 +128,11 @@ public final class McpCommand implements Callable<Integer> {
                             + "or questions), read exact lines with `get`, check the index with `status`.")
                     .capabilities(McpSchema.ServerCapabilities.builder().tools(false).logging().build())
                     .tools(new McpTools(live, json).specifications())
+                    // one request at a time, on the thread that reads stdin: the SDK's stdio transport emits each
+                    // answer into a sink that gives up after 100 ms of contention, so tool calls answered on many
+                    // threads at once (an assistant's parallel searches) lost answers and then the whole session
+                    // (500 pipelined calls: 72 answered); in order, every answer gets out
+                    .immediateExecution(true)
                     .build();
             clientLog.ready();
             try {

@@ -27,7 +27,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiFunction;
 import org.slf4j.Logger;
@@ -49,6 +48,16 @@ final class McpTools {
     static final int MAX_LIMIT = 50;
     /** The most lines one {@code get} returns. */
     static final int MAX_LINES = 400;
+    /**
+     * The most characters of text one answer carries: 80,000, about 20k tokens, under the 25k tokens assistants let
+     * a tool return. A longer answer is cut (hits left out, lines not returned) and says so, with how to get the rest.
+     */
+    static final int OUTPUT_CAP_CHARS = 80_000;
+    /**
+     * The longest query, filter, path or id accepted: 16,384 characters (a long stack trace fits; a pasted file does
+     * not).
+     */
+    static final int MAX_QUERY_CHARS = 16_384;
     /** Hits listed when nothing is above the relevance threshold. */
     static final int BELOW_THRESHOLD_SHOWN = 3;
 
@@ -69,7 +78,9 @@ final class McpTools {
                                 + "snippet; read more with `get`. The last line says how many results are above the "
                                 + "relevance threshold: when it says to call again with a higher limit, do so for the "
                                 + "rest. When it says no result is above the threshold, the code you look for is "
-                                + "probably not there: say so rather than guess.",
+                                + "probably not there: say so rather than guess. A note says when the results may not "
+                                + "show the latest changes (an update still running). Answers stay under "
+                                + OUTPUT_CAP_CHARS + " characters and say when they were cut.",
                         SEARCH_INPUT, SEARCH_OUTPUT, this::search),
                 spec("get", "Read a chunk or a file's lines",
                         "Read from the indexed folder: either a chunk by its `id` (from a search hit), or the lines "
@@ -78,8 +89,10 @@ final class McpTools {
                         GET_INPUT, GET_OUTPUT, this::get),
                 spec("status", "What the index holds",
                         "The index: files, chunks per kind, retrieval legs and how much of it has dense vectors, "
-                                + "the dense model, when it was last updated, and the progress of a build.",
-                        EMPTY_INPUT, STATUS_OUTPUT, (exchange, request) -> status()),
+                                + "the dense model, when it was last updated, and the progress of a build. With "
+                                + "`digest`: checksums of the index's content, equal for two indexes that hold the "
+                                + "same chunks (ids, text, metadata), files and dense vectors.",
+                        STATUS_INPUT, STATUS_OUTPUT, this::status),
                 spec("reindex", "Update the index now",
                         "Re-index the files that changed since the last update (searches do this by themselves "
                                 + "every few seconds) and say which files were added, modified and deleted.",
@@ -106,7 +119,21 @@ final class McpTools {
     }
 
     private static CallToolResult error(String message) {
-        return CallToolResult.builder().addTextContent(message).isError(true).build();
+        return CallToolResult.builder().addTextContent(visible(SearchAnswer.clip(message, OUTPUT_CAP_CHARS)))
+                .isError(true).build();
+    }
+
+    /** Control characters an argument brought into a message (a NUL in a path), written as escapes. */
+    static String visible(String message) {
+        StringBuilder sb = new StringBuilder(message.length());
+        message.chars().forEach(c -> {
+            if (c < 0x20 && c != '\n' && c != '\t' || c == 0x7f) {
+                sb.append(String.format(Locale.ROOT, "\\u%04x", c));
+            } else {
+                sb.append((char) c);
+            }
+        });
+        return sb.toString();
     }
 
     // ------------------------------------------------------------------ search
@@ -128,7 +155,8 @@ final class McpTools {
             try {
                 filters.add(PayloadFilter.parse(filter));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("malformed `filter` " + filter + ": " + e.getMessage()
+                throw new IllegalArgumentException("malformed `filter` " + SearchAnswer.clip(filter, 200) + ": "
+                        + SearchAnswer.clip(e.getMessage(), 400)
                         + ". Example: type == 'code' and symbolType == 'method'");
             }
         }
@@ -149,13 +177,12 @@ final class McpTools {
         for (String l : strings(args, "legs")) {
             legs.add(Leg.fromLabel(l));
         }
-        Optional<LiveIndex.Change> change = index.refreshIfStale();
+        Freshness freshness = index.refreshIfStale();
         PayloadFilter combined = filters.isEmpty() ? PayloadFilter.all()
                 : filters.size() == 1 ? filters.get(0) : PayloadFilter.must(filters.toArray(PayloadFilter[]::new));
         SearchResponse response = index.search(SearchRequest.builder(query.strip()).limit(limit).filter(combined)
                 .legs(legs).build());
-        SearchAnswer answer = SearchAnswer.of(query.strip(), limit, response, index.status(), legs,
-                change.map(c -> c.added().size() + c.modified().size() + c.deleted().size()).orElse(0));
+        SearchAnswer answer = SearchAnswer.of(query.strip(), limit, response, index.status(), legs, freshness);
         return CallToolResult.builder().addTextContent(answer.text()).structuredContent(answer.structured())
                 .isError(false).build();
     }
@@ -200,18 +227,25 @@ final class McpTools {
                     + "`startLine` and `endLine`, not " + (id == null ? "neither" : "both"));
         }
         if (id != null) {
-            ChunkInput c = index.chunk(id).orElseThrow(() -> new IllegalArgumentException("no chunk with id '" + id
-                    + "' in the index (it may have changed since the search: search again)"));
+            ChunkInput c = index.chunk(id).orElseThrow(() -> new IllegalArgumentException("no chunk with id '"
+                    + SearchAnswer.clip(id, 200) + "' in the index (it may have changed since the search: search "
+                    + "again)"));
             Map<String, Object> out = new LinkedHashMap<>();
             Map<String, String> m = c.metadata();
             out.put("id", c.id());
             out.put("path", m.getOrDefault(ChunkMetadata.PATH, ""));
             out.put("startLine", SearchAnswer.intOr(m.get(ChunkMetadata.START_LINE), 1));
             out.put("endLine", SearchAnswer.intOr(m.get(ChunkMetadata.END_LINE), 1));
-            out.put("text", c.text());
-            return CallToolResult.builder()
-                    .addTextContent(SearchAnswer.location(m, c.id()) + "  " + m.getOrDefault(ChunkMetadata.SYMBOL, ""))
-                    .addTextContent(c.text()).structuredContent(out).isError(false).build();
+            String text = c.text().length() <= OUTPUT_CAP_CHARS ? c.text() : c.text().substring(0, OUTPUT_CAP_CHARS);
+            out.put("text", text);
+            String header = SearchAnswer.location(m, c.id()) + "  " + m.getOrDefault(ChunkMetadata.SYMBOL, "");
+            if (text.length() < c.text().length()) {
+                out.put("capped", true);
+                header += String.format(Locale.ROOT, " (output capped at %,d of the chunk's %,d characters: read the "
+                        + "rest with `path` and line numbers)", OUTPUT_CAP_CHARS, c.text().length());
+            }
+            return CallToolResult.builder().addTextContent(header).addTextContent(text).structuredContent(out)
+                    .isError(false).build();
         }
         int start = integer(args, "startLine", 1);
         int end = integer(args, "endLine", start + 99);
@@ -224,38 +258,57 @@ final class McpTools {
                     + ": read the file in parts");
         }
         Path file = RootFiles.resolve(index.root(), path);
-        List<String> lines;
+        FileLines.Read read;
         try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        } catch (java.nio.charset.MalformedInputException e) {
+            read = FileLines.read(file, start, end, OUTPUT_CAP_CHARS);
+        } catch (java.nio.charset.CharacterCodingException e) {
             throw new IllegalArgumentException("'" + path + "' is not UTF-8 text");
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read '" + path + "': " + e.getMessage());
         }
-        if (start > lines.size()) {
-            throw new IllegalArgumentException("'" + path + "' has " + lines.size() + " lines, startLine " + start
+        if (start > read.totalLines()) {
+            throw new IllegalArgumentException("'" + path + "' has " + read.totalLines() + " lines, startLine " + start
                     + " is past its end");
         }
-        int last = Math.min(end, lines.size());
-        String text = String.join("\n", lines.subList(start - 1, last));
+        int last = read.lastLine();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("path", path);
         out.put("startLine", start);
         out.put("endLine", last);
-        out.put("totalLines", lines.size());
-        out.put("text", text);
-        String header = path + ":" + start + "-" + last + " (of " + lines.size() + " lines"
-                + (last < end ? "; the file ends at line " + last : "") + ")";
-        return CallToolResult.builder().addTextContent(header).addTextContent(text).structuredContent(out)
-                .isError(false).build();
+        out.put("totalLines", read.totalLines());
+        out.put("text", read.text());
+        StringBuilder header = new StringBuilder(path + ":" + start + "-" + last + " (of " + read.totalLines()
+                + " lines");
+        if (read.capped()) {
+            out.put("capped", true);
+            header.append(String.format(Locale.ROOT, "; output capped at %,d characters: %s", OUTPUT_CAP_CHARS,
+                    read.lineCut() ? "line " + last + " is cut; it is too long to return whole"
+                            : "continue with startLine " + (last + 1)));
+        } else if (last < end) {
+            header.append("; the file ends at line ").append(last);
+        }
+        header.append(')');
+        return CallToolResult.builder().addTextContent(header.toString()).addTextContent(read.text())
+                .structuredContent(out).isError(false).build();
     }
 
     // ------------------------------------------------------------------ status, reindex
 
-    private CallToolResult status() {
+    private CallToolResult status(McpSyncServerExchange exchange, CallToolRequest request) {
+        Map<String, Object> args = arguments(request);
+        Object digest = args.get("digest");
+        if (digest != null && !(digest instanceof Boolean)) {
+            throw new IllegalArgumentException("`digest` must be true or false, got " + digest);
+        }
         LiveIndex.Status s = index.status();
-        return CallToolResult.builder().addTextContent(StatusAnswer.text(s)).structuredContent(StatusAnswer.structured(s))
-                .isError(false).build();
+        String text = StatusAnswer.text(s);
+        Map<String, Object> structured = StatusAnswer.structured(s);
+        if (Boolean.TRUE.equals(digest)) {
+            IndexDigest d = index.digest();
+            text += "\n" + d.describe();
+            structured.put("digest", d.structured());
+        }
+        return CallToolResult.builder().addTextContent(text).structuredContent(structured).isError(false).build();
     }
 
     private CallToolResult reindex(McpSyncServerExchange exchange, CallToolRequest request) {
@@ -310,7 +363,13 @@ final class McpTools {
             return null;
         }
         if (!(v instanceof String s)) {
-            throw new IllegalArgumentException("`" + name + "` must be a string, got " + v);
+            throw new IllegalArgumentException("`" + name + "` must be a string, got " + SearchAnswer.clip(
+                    String.valueOf(v), 200));
+        }
+        if (s.length() > MAX_QUERY_CHARS) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "`%s` has %,d characters, at most %,d are "
+                    + "accepted", name, s.length(), MAX_QUERY_CHARS) + (name.equals("query") ? ": search with the "
+                    + "identifiers or the sentence that matter" : ""));
         }
         return s;
     }
@@ -379,6 +438,12 @@ final class McpTools {
     private static final String EMPTY_INPUT = """
             {"type": "object", "properties": {}, "additionalProperties": false}""";
 
+    private static final String STATUS_INPUT = """
+            {"type": "object", "properties": {
+              "digest": {"type": "boolean", "default": false,
+                "description": "Also give checksums of the index's content (chunks, files, dense vectors), to compare with another index of the same folder."}
+            }, "additionalProperties": false}""";
+
     private static final String SEARCH_INPUT = """
             {
               "type": "object",
@@ -413,6 +478,13 @@ final class McpTools {
                 "indexComplete": {"type": "boolean"},
                 "denseCoverage": {"type": "object", "properties": {
                   "chunks": {"type": "integer"}, "withDense": {"type": "integer"}}},
+                "freshness": {"type": "object", "properties": {
+                  "checkedNow": {"type": "boolean"}, "checkedMillisAgo": {"type": "integer"},
+                  "checkIntervalMillis": {"type": "integer"}, "updateRunning": {"type": "boolean"},
+                  "filesDone": {"type": "integer"}, "filesToIndex": {"type": "integer"},
+                  "filesChanged": {"type": "integer"}}},
+                "outputCapChars": {"type": "integer"},
+                "cappedHits": {"type": "integer"},
                 "notes": {"type": "array", "items": {"type": "string"}},
                 "hits": {"type": "array", "items": {
                   "type": "object",
@@ -455,6 +527,7 @@ final class McpTools {
                 "startLine": {"type": "integer"},
                 "endLine": {"type": "integer"},
                 "totalLines": {"type": "integer"},
+                "capped": {"type": "boolean"},
                 "text": {"type": "string"}
               },
               "required": ["path", "startLine", "endLine", "text"]
@@ -468,6 +541,7 @@ final class McpTools {
                 "index": {"type": "string"},
                 "writer": {"type": "boolean"},
                 "phase": {"type": "string", "enum": ["indexing", "embedding", "ready"]},
+                "updating": {"type": "boolean", "description": "an update of changed files is running"},
                 "filesDone": {"type": "integer"},
                 "filesToIndex": {"type": "integer"},
                 "files": {"type": "integer"},
@@ -479,7 +553,12 @@ final class McpTools {
                 "denseModel": {"type": "string"},
                 "denseLoaded": {"type": "boolean", "description": "whether queries are embedded (the dense leg runs)"},
                 "lastUpdated": {"type": ["string", "null"]},
-                "lastSaved": {"type": ["string", "null"]}
+                "lastSaved": {"type": ["string", "null"]},
+                "heapUsedBytes": {"type": "integer", "description": "the server's Java heap in use"},
+                "heapMaxBytes": {"type": "integer", "description": "the most heap the server may use (-Xmx)"},
+                "digest": {"type": "object", "description": "with `digest`: content checksums", "properties": {
+                  "files": {"type": "integer"}, "chunks": {"type": "integer"}, "withDense": {"type": "integer"},
+                  "lexical": {"type": "string"}, "content": {"type": "string"}, "vectors": {"type": "string"}, "manifest": {"type": "string"}}}
               },
               "required": ["root", "phase", "files", "chunks", "legs", "denseCoverage"]
             }""";

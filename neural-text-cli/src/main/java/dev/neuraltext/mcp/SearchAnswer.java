@@ -27,33 +27,53 @@ import java.util.Set;
 record SearchAnswer(String text, Map<String, Object> structured) {
 
     private static final int SNIPPET_LINES = 3;
+    /** The longest snippet line shown; longer lines (minified code) are cut with a mark. */
+    static final int SNIPPET_LINE_CHARS = 240;
+    /** How much of the query an answer repeats. */
+    static final int QUERY_ECHO_CHARS = 200;
 
     static SearchAnswer of(String query, int limit, SearchResponse r, LiveIndex.Status status, Set<Leg> requested,
             int filesChanged) {
+        return of(query, limit, r, status, requested, new Freshness(filesChanged, true, false, 0, 0, 0, 0));
+    }
+
+    /**
+     * The answer to a search whose results reflect the folder as {@code freshness} says. Its text stays within
+     * {@link McpTools#OUTPUT_CAP_CHARS}: hits that would pass it are left out, and the answer says how many.
+     */
+    static SearchAnswer of(String query, int limit, SearchResponse r, LiveIndex.Status status, Set<Leg> requested,
+            Freshness freshness) {
+        String echo = clip(query, QUERY_ECHO_CHARS);
         int above = r.totalAboveThreshold();
         List<SearchHit> hits = above == 0 ? r.hits().subList(0, Math.min(McpTools.BELOW_THRESHOLD_SHOWN,
                 r.hits().size())) : r.hits();
         StringBuilder text = new StringBuilder();
         List<Map<String, Object>> rows = new ArrayList<>();
         if (r.hits().isEmpty()) {
-            text.append("No results for \"").append(query).append("\".\n");
+            text.append("No results for \"").append(echo).append("\".\n");
         } else if (above == 0) {
             text.append("No result above the relevance threshold: what you look for is probably not in this index. "
                     + "The best ").append(hits.size()).append(", all below the threshold:\n");
         }
         int rank = 0;
+        int budget = McpTools.OUTPUT_CAP_CHARS - 4_000; // room for the summary and the notes
+        int cappedOut = 0;
         for (SearchHit hit : hits) {
+            if (text.length() > budget) {
+                cappedOut = hits.size() - rank;
+                break;
+            }
             rank++;
             Map<String, String> m = hit.metadata();
             boolean isAbove = rank <= above;
             String symbol = m.getOrDefault(ChunkMetadata.SYMBOL, "");
             String kind = m.getOrDefault(ChunkMetadata.SYMBOL_TYPE, "");
             List<String> snippet = HitFormatter.snippet(hit.text(), query).stream().filter(l -> !l.isBlank())
-                    .limit(SNIPPET_LINES).toList();
+                    .limit(SNIPPET_LINES).map(l -> clip(l.strip(), SNIPPET_LINE_CHARS)).toList();
             text.append(String.format(Locale.ROOT, "%d. %s  %s%s  score %.2f%s%n", rank, location(m, hit.id()), symbol,
                     kind.isEmpty() ? "" : " (" + kind + ")", hit.score(), isAbove ? "" : "  [below threshold]"));
             for (String line : snippet) {
-                text.append("   ").append(line.strip()).append('\n');
+                text.append("   ").append(line).append('\n');
             }
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("rank", rank);
@@ -68,18 +88,25 @@ record SearchAnswer(String text, Map<String, Object> structured) {
             row.put("snippet", String.join("\n", snippet));
             rows.add(row);
         }
-        String summary = hits.size() + (hits.size() == 1 ? " result, " : " results, ") + above + " above threshold";
-        if (above > hits.size()) {
+        int shown = rows.size();
+        String summary = shown + (shown == 1 ? " result, " : " results, ") + above + " above threshold";
+        if (above > hits.size() && cappedOut == 0) {
             summary += ": call again with limit " + above + " for the rest";
         }
         text.append(summary).append('.');
 
-        List<String> notes = notes(status, r, requested, filesChanged);
+        List<String> notes = notes(status, r, requested, freshness.filesChanged());
+        freshness.note().ifPresent(notes::add);
+        if (cappedOut > 0) {
+            notes.add(String.format(Locale.ROOT, "output capped at %,d characters (the server's limit for one answer): "
+                    + "%d more hits not shown; ask with a lower limit or a narrower filter for the rest.",
+                    McpTools.OUTPUT_CAP_CHARS, cappedOut));
+        }
         for (String n : notes) {
             text.append("\nNote: ").append(n);
         }
         Map<String, Object> s = new LinkedHashMap<>();
-        s.put("query", query);
+        s.put("query", echo);
         List<String> legs = new ArrayList<>();
         r.legsRun().forEach(l -> legs.add(l.label()));
         s.put("legs", legs);
@@ -89,6 +116,9 @@ record SearchAnswer(String text, Map<String, Object> structured) {
         s.put("summary", summary);
         s.put("indexComplete", status.phase() != LiveIndex.Phase.INDEXING);
         s.put("denseCoverage", Map.of("chunks", status.coverage().chunks(), "withDense", status.coverage().withDense()));
+        s.put("freshness", freshness.structured());
+        s.put("outputCapChars", McpTools.OUTPUT_CAP_CHARS);
+        s.put("cappedHits", cappedOut);
         s.put("notes", notes);
         s.put("hits", rows);
         return new SearchAnswer(text.toString(), s);
@@ -133,6 +163,15 @@ record SearchAnswer(String text, Map<String, Object> structured) {
         }
         String end = m.getOrDefault(ChunkMetadata.END_LINE, start);
         return path + ":" + start + "-" + end;
+    }
+
+    /** {@code s} when it is at most {@code max} characters, else its start and a mark saying how long it was. */
+    static String clip(String s, int max) {
+        if (s.length() <= max) {
+            return s;
+        }
+        int end = Character.isHighSurrogate(s.charAt(max - 1)) ? max - 1 : max;
+        return s.substring(0, end) + String.format(Locale.ROOT, "… [%,d characters in all]", s.length());
     }
 
     static int intOr(String s, int fallback) {

@@ -22,7 +22,8 @@ final class StatusAnswer {
             case INDEXING -> "State: building (BM25): " + s.filesDone() + " of " + s.filesToIndex() + " files so far";
             case EMBEDDING -> "State: BM25 complete; embedding dense vectors in the background";
             case READY -> "State: ready";
-        }).append('\n');
+        }).append(s.updating() && s.phase() != LiveIndex.Phase.INDEXING ? "; updating changed files: " + s.filesDone()
+                + " of " + s.filesToIndex() + " so far" : "").append('\n');
         t.append("Files: ").append(s.files()).append('\n');
         t.append("Chunks: ").append(s.chunks()).append(s.chunksByKind().isEmpty() ? "" : " (" + s.chunksByKind()
                 .entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue())
@@ -45,6 +46,7 @@ final class StatusAnswer {
         m.put("index", s.indexDir().toString());
         m.put("writer", s.writer());
         m.put("phase", s.phase().name().toLowerCase(Locale.ROOT));
+        m.put("updating", s.updating());
         m.put("filesDone", s.filesDone());
         m.put("filesToIndex", s.filesToIndex());
         m.put("files", s.files());
@@ -57,6 +59,9 @@ final class StatusAnswer {
         m.put("denseLoaded", s.denseLoaded());
         m.put("lastUpdated", time(s.lastUpdated()));
         m.put("lastSaved", time(s.lastSaved()));
+        Runtime rt = Runtime.getRuntime();
+        m.put("heapUsedBytes", rt.totalMemory() - rt.freeMemory());
+        m.put("heapMaxBytes", rt.maxMemory());
         return m;
     }
 

@@ -231,6 +231,22 @@ public final class InMemoryCaseStore implements CaseStore {
         }
     }
 
+    /**
+     * A copy of the dense vector stored for the chunk with this id (unit length, as searched), or empty when there is
+     * no such chunk or it has no dense vector yet: for comparing two indexes' contents (a live one against a fresh
+     * one), not for search.
+     */
+    public Optional<float[]> denseVector(String id) {
+        Objects.requireNonNull(id, "id");
+        Lock r = lock.readLock();
+        r.lock();
+        try {
+            return state.denseVector(id);
+        } finally {
+            r.unlock();
+        }
+    }
+
     /** The dense dimension, once fixed (by the builder or the first dense vector upserted). */
     @Override
     public OptionalInt denseDimension() {

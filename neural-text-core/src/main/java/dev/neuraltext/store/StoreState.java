@@ -227,7 +227,7 @@ final class StoreState {
         if (query.legs().contains(Leg.BM25) && runnable.contains(Leg.BM25)) {
             // the store keeps the only payload table: BM25 filters by id through it
             Predicate<String> acceptId = filter.matchesAll() ? null : id -> filter.test(payloads[slotOf.get(id)]);
-            legs.put(Leg.BM25, bm25.search(query.text(), query.legLimit(), acceptId));
+            legs.put(Leg.BM25, bm25Leg(query.text(), query.legLimit(), acceptId));
         }
         if (legs.isEmpty()) {
             return List.of();
@@ -295,6 +295,30 @@ final class StoreState {
             }
         }
         return attached;
+    }
+
+    /**
+     * The BM25 leg with score ties broken by id, as the dense and sparse legs break them. The BM25 index breaks them by
+     * doc ordinal, that is by indexing history, so an index updated in place would rank tied chunks (and pick the ones
+     * tied at the cut) otherwise than a fresh index of the same chunks: the hits tied with the last one kept are
+     * fetched whole, then ordered by score and id.
+     */
+    private List<LegResult> bm25Leg(String text, int limit, Predicate<String> accept) {
+        int ask = (int) Math.min(Integer.MAX_VALUE, (long) limit + 1);
+        List<LegResult> hits = bm25.search(text, ask, accept);
+        while (hits.size() >= ask && hits.size() > limit && ask < Integer.MAX_VALUE
+                && hits.get(limit - 1).score() == hits.get(hits.size() - 1).score()) {
+            ask = (int) Math.min(Integer.MAX_VALUE, 2L * ask);
+            hits = bm25.search(text, ask, accept);
+        }
+        List<LegResult> sorted = new ArrayList<>(hits);
+        sorted.sort(Comparator.comparingDouble(LegResult::score).reversed().thenComparing(LegResult::id));
+        return sorted.size() > limit ? List.copyOf(sorted.subList(0, limit)) : sorted;
+    }
+
+    Optional<float[]> denseVector(String id) {
+        Integer slot = slotOf.get(id);
+        return slot == null || dense == null ? Optional.empty() : Optional.ofNullable(dense.get(slot));
     }
 
     Optional<ChunkInput> chunk(String id) {
