@@ -35,6 +35,10 @@ final class EvalCommand implements Callable<Integer> {
             + "(default: beside the annotations folder)")
     Path published;
 
+    @Option(names = "--fit-ranking", description = "with --semble: fit the ranking stage's weights (in sample and "
+            + "leave-one-language-out; writes ranking-fit.md) instead of running the benchmark")
+    boolean fitRanking;
+
     @Option(names = "--repos", split = ",", paramLabel = "<name>", description = "with --semble: only these repositories")
     List<String> repos = new ArrayList<>();
 
@@ -165,7 +169,7 @@ final class EvalCommand implements Callable<Integer> {
                     : Path.of(System.getProperty("user.home"), ".cache", "neural-text", "embeddings");
             return dev.neuraltext.examples.eval.SembleMain.run(semble, annotations, published, repos,
                     noDense ? null : model == null ? DenseModel.DEFAULT_MODEL : EmbeddingPreset.byId(model).id(), cache,
-                    peers.contains("grep") || peers.contains("all"), out, System.out, System.err);
+                    peers.contains("grep") || peers.contains("all"), fitRanking, out, System.out, System.err);
         } catch (IllegalArgumentException e) {
             System.err.println("neural-text eval: " + e.getMessage());
             return CliException.USAGE;
