@@ -13,14 +13,24 @@ public final class ChunkMetadata {
     public static final String PATH = "path";
     /** {@code java}, {@code markdown}, {@code text}, or a file-type name such as {@code xml}. */
     public static final String LANGUAGE = "language";
-    /** Java package, "" for the default package (absent for non-Java chunks). */
+    /** Java package, "" for the default package; for syntax-tree chunks the package, namespace or module, if declared. */
     public static final String PACKAGE = "package";
     /** Enclosing class, nested as {@code Outer.Inner}. */
     public static final String CLASS_NAME = "className";
     /** The symbol or heading the chunk is about, e.g. {@code Outer.Inner.method} or a Markdown heading. */
     public static final String SYMBOL = "symbol";
-    /** {@code type}, {@code method}, {@code constructor}, {@code field}, {@code section} or {@code text}. */
+    /**
+     * {@code type}, {@code method}, {@code constructor}, {@code function}, {@code module}, {@code header},
+     * {@code field}, {@code section} or {@code text}.
+     */
     public static final String SYMBOL_TYPE = "symbolType";
+    /**
+     * For syntax-tree chunks: the definition's kind as its language calls it ({@code class}, {@code interface},
+     * {@code trait}, {@code struct}, {@code enum}, {@code impl}, {@code object}, {@code function}, ...).
+     */
+    public static final String SYMBOL_KIND = "symbolKind";
+    /** For syntax-tree chunks: the symbol with its package, namespace or module, e.g. {@code demo.shapes.Circle.area}. */
+    public static final String QUALIFIED_NAME = "qualifiedName";
     /** A method's or type's declaration, e.g. {@code public int add(int a, int b)}. */
     public static final String SIGNATURE = "signature";
     /** First line of the chunk (1-based), canonical integer. */
@@ -54,6 +64,12 @@ public final class ChunkMetadata {
     public static final String SYMBOL_TYPE_METHOD = "method";
     /** {@link #SYMBOL_TYPE} value of a constructor. */
     public static final String SYMBOL_TYPE_CONSTRUCTOR = "constructor";
+    /** {@link #SYMBOL_TYPE} value of a function outside any type. */
+    public static final String SYMBOL_TYPE_FUNCTION = "function";
+    /** {@link #SYMBOL_TYPE} value of a module or namespace that holds code of its own (Rust {@code mod}, Ruby). */
+    public static final String SYMBOL_TYPE_MODULE = "module";
+    /** {@link #SYMBOL_TYPE} value of what lies outside any definition of a source file: imports, top-level code. */
+    public static final String SYMBOL_TYPE_HEADER = "header";
     /** {@link #SYMBOL_TYPE} value of a Markdown heading section. */
     public static final String SYMBOL_TYPE_SECTION = "section";
     /** {@link #SYMBOL_TYPE} value of a token window of plain text. */

@@ -30,7 +30,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Walks a folder and turns its files into chunks: Java with {@link JavaSourceChunker}, Markdown with
- * {@link MarkdownChunker}, other text files (text, XML, YAML, properties, build files such as {@code pom.xml} and
+ * {@link MarkdownChunker}, the languages of {@link #SYNTAX_LANGUAGES} (Kotlin, Python, TypeScript, Go, Rust, C, ...)
+ * with the {@link SyntaxChunkerProvider} on the class path ({@code neural-text-treesitter}) or, without one, as plain
+ * text with one warning; other text files (text, XML, YAML, properties, build files such as {@code pom.xml} and
  * {@code *.gradle}, scripts, other languages) with {@link PlainTextChunker}. A file without an extension
  * ({@code Dockerfile}, {@code Makefile}, {@code mvnw}, a script with a shebang line) is indexed as text when its
  * content is well-formed UTF-8; its language is the shebang's interpreter ({@code shell}, {@code python}, ...) or
@@ -61,13 +63,25 @@ public final class DirectoryIngestor {
     /** Test sources, excluded by default. */
     public static final List<String> DEFAULT_TEST_PATTERNS = List.of(
             "**/src/test/**", "**/src/it/**", "**/src/testFixtures/**", "**/test/**", "**/tests/**",
-            "**/__tests__/**", "*Test.java", "*Tests.java", "*IT.java", "*TestCase.java", "*_test.go", "test_*.py",
-            "*_test.py", "*.test.js", "*.test.ts", "*.spec.js", "*.spec.ts");
+            "**/__tests__/**", "**/spec/**", "**/Tests/**", "*Test.java", "*Tests.java", "*IT.java", "*TestCase.java",
+            "*Test.kt", "*Tests.kt", "*Spec.kt", "*Test.scala", "*Spec.scala", "*Suite.scala", "*_test.go",
+            "test_*.py", "*_test.py", "*.test.js", "*.test.ts", "*.test.jsx", "*.test.tsx", "*.spec.js", "*.spec.ts",
+            "*.spec.jsx", "*.spec.tsx", "*_test.rs", "test_*.c", "*_test.c", "*_test.cc", "*_test.cpp",
+            "*Test.cpp", "*Tests.cs", "*Test.cs", "*_spec.rb", "*_test.rb", "*Test.php", "*Tests.swift",
+            "*Test.swift", "*_test.exs", "*Spec.hs", "*_spec.lua", "*_test.lua", "*_test.zig", "*.bats");
+
+    /**
+     * Languages chunked by a {@link SyntaxChunkerProvider} when one is on the class path (else as plain text): the
+     * file-type names {@link #languageOf(String)} gives these languages' files.
+     */
+    public static final java.util.Set<String> SYNTAX_LANGUAGES = java.util.Set.of("kotlin", "scala", "python",
+            "typescript", "tsx", "javascript", "go", "rust", "c", "cpp", "csharp", "ruby", "php", "swift", "elixir",
+            "haskell", "lua", "zig", "shell");
 
     private static final Map<String, String> LANGUAGE_BY_EXTENSION = languages();
     private static final Map<String, String> LANGUAGE_BY_NAME = Map.of(
             "readme", "text", "license", "text", "notice", "text", "changelog", "text", "contributing", "text",
-            "dockerfile", "dockerfile", "makefile", "makefile");
+            "dockerfile", "dockerfile", "makefile", "makefile", "gemfile", "ruby", "rakefile", "ruby");
     private static final int BINARY_PROBE = 8192;
 
     private final Path root;
@@ -81,6 +95,7 @@ public final class DirectoryIngestor {
     private final JavaSourceChunker javaChunker;
     private final MarkdownChunker markdownChunker;
     private final PlainTextChunker textChunker;
+    private final SyntaxChunkers syntaxChunkers;
 
     private DirectoryIngestor(Builder b) throws IOException {
         this.root = b.root.toAbsolutePath().normalize();
@@ -97,6 +112,7 @@ public final class DirectoryIngestor {
         this.textChunker = b.textChunker;
         this.javaChunker = new JavaSourceChunker(b.textChunker);
         this.markdownChunker = b.markdownChunker;
+        this.syntaxChunkers = SyntaxChunkers.load(b.textChunker);
     }
 
     /** A builder for the folder {@code root}. */
@@ -268,7 +284,8 @@ public final class DirectoryIngestor {
     /**
      * The language {@code index} gives a file of this name ({@code java}, {@code markdown}, {@code text}, or a
      * file-type name such as {@code xml}; see {@link ChunkMetadata#LANGUAGE}), or null when no chunker handles it. The
-     * language picks the chunker: {@code java} the Java chunker, {@code markdown} the Markdown one, the rest plain text.
+     * language picks the chunker: {@code java} the Java chunker, {@code markdown} the Markdown one, those of
+     * {@link #SYNTAX_LANGUAGES} the syntax-tree chunker when one is on the class path, the rest plain text.
      *
      * @throws NullPointerException if {@code fileName} is null
      */
@@ -321,6 +338,16 @@ public final class DirectoryIngestor {
         if (command.equals("node") || command.equals("deno") || command.equals("bun")) {
             return "javascript";
         }
+        if (command.equals("runghc") || command.equals("runhaskell") || command.equals("stack")) {
+            return "haskell";
+        }
+        if (command.equals("elixir") || command.equals("ts-node") || command.equals("scala")) {
+            return switch (command) {
+                case "elixir" -> "elixir";
+                case "ts-node" -> "typescript";
+                default -> "scala";
+            };
+        }
         for (String lang : List.of("ruby", "perl", "php", "groovy", "kotlin", "lua", "tclsh", "awk", "make")) {
             if (command.startsWith(lang)) {
                 return lang.equals("make") ? "makefile" : lang;
@@ -356,7 +383,7 @@ public final class DirectoryIngestor {
         Chunker chunker = switch (file.language()) {
             case "java" -> javaChunker;
             case "markdown" -> markdownChunker;
-            default -> textChunker;
+            default -> syntaxChunkers.chunkerFor(file.language()).orElse(textChunker);
         };
         return new FileChunks(file, sha256(bytes), chunker.chunk(doc));
     }
@@ -378,7 +405,7 @@ public final class DirectoryIngestor {
 
     /** A description of the chunking configuration, recorded in index manifests: a change re-chunks every file. */
     public String chunkingConfiguration() {
-        return "chunkers-v1 " + textChunker + " " + markdownChunker;
+        return "chunkers-v2 " + textChunker + " " + markdownChunker + " syntax=" + syntaxChunkers.version();
     }
 
     static boolean isBinary(byte[] bytes) {
@@ -429,20 +456,33 @@ public final class DirectoryIngestor {
         m.put("rst", "rst");
         m.put("adoc", "asciidoc");
         m.put("asciidoc", "asciidoc");
-        for (String e : List.of("xml", "properties", "json", "toml", "gradle", "kt", "kts", "groovy", "scala",
-                "py", "js", "ts", "tsx", "jsx", "go", "rs", "c", "h", "cc", "cpp", "hpp", "cs", "rb", "php", "sh",
-                "bash", "sql", "html", "css", "proto", "graphql", "tf")) {
+        for (String e : List.of("xml", "properties", "json", "toml", "gradle", "groovy", "c", "cpp", "go", "php",
+                "sql", "html", "css", "proto", "graphql", "tf", "swift", "lua", "zig")) {
             m.put(e, e);
         }
         m.put("yml", "yaml");
         m.put("yaml", "yaml");
-        m.put("kts", "kotlin");
-        m.put("kt", "kotlin");
-        m.put("py", "python");
-        m.put("js", "javascript");
-        m.put("ts", "typescript");
+        putAll(m, "kotlin", "kt", "kts");
+        putAll(m, "scala", "scala", "sc");
+        putAll(m, "python", "py", "pyi");
+        putAll(m, "javascript", "js", "jsx", "mjs", "cjs");
+        putAll(m, "typescript", "ts", "mts", "cts");
+        m.put("tsx", "tsx");
         m.put("rs", "rust");
+        putAll(m, "c", "h");
+        putAll(m, "cpp", "cc", "cxx", "hpp", "hh", "hxx");
+        m.put("cs", "csharp");
+        m.put("rb", "ruby");
+        putAll(m, "elixir", "ex", "exs");
+        m.put("hs", "haskell");
+        putAll(m, "shell", "sh", "bash");
         return Map.copyOf(m);
+    }
+
+    private static void putAll(Map<String, String> m, String language, String... extensions) {
+        for (String e : extensions) {
+            m.put(e, language);
+        }
     }
 
     /**
