@@ -23,6 +23,8 @@ import java.util.Map;
  *       name is a name the query mentions; {@code folder}: the share of the query's words found in its folders;</li>
  *   <li>{@code fileEvidence}: the two best relative scores of the <em>other</em> candidates from the same file
  *       (coherence: a file with several matching chunks lifts its best one);</li>
+ *   <li>{@code typeChunk}: the chunk is a whole type or module; {@code header}: the chunk is a file's header (imports,
+ *       top-level statements);</li>
  *   <li>path priors: {@code doc} (prose chunks), {@code test}, {@code example}, {@code vendored}, {@code generated},
  *       {@code compat}, {@code stub} (declaration files), {@code barrel} (package index files);</li>
  *   <li>{@code diversity}: subtracted once per chunk of the same file already placed above, unless the file is the one
@@ -62,8 +64,8 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
         }
     }
 
-    private static final String[] PER_KIND = {"definition", "fileName", "fileQueried", "fileEvidence"};
-    private static final String[] GLOBAL = {"folder", "doc", "test", "example", "vendored", "generated", "compat",
+    private static final String[] PER_KIND = {"definition", "fileName", "fileQueried", "fileEvidence", "typeChunk"};
+    private static final String[] GLOBAL = {"folder", "doc", "header", "test", "example", "vendored", "generated", "compat",
         "stub", "barrel", "diversity"};
 
     /** Every weight's name: {@code <signal>.<kind>} for the kind-specific ones, then the global ones. */
@@ -156,7 +158,9 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
         private static final int FILE_EVIDENCE = 4;
         private static final int FOLDER = 5;
         private static final int DOC = 6;
-        private static final int PRIORS = 7;
+        private static final int TYPE_CHUNK = 7;
+        private static final int HEADER = 8;
+        private static final int PRIORS = 9;
         private static final int WIDTH = PRIORS + PathPriors.NAMES.length;
 
         private final QueryKind kind;
@@ -191,6 +195,9 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
                 f[FILE_QUERIED] = terms.namesFile(path) ? 1 : 0;
                 f[FOLDER] = terms.shareInFolders(path);
                 f[DOC] = prose ? 1 : 0;
+                f[TYPE_CHUNK] = ChunkMetadata.SYMBOL_TYPE_TYPE.equals(symbolType)
+                        || ChunkMetadata.SYMBOL_TYPE_MODULE.equals(symbolType) ? 1 : 0;
+                f[HEADER] = ChunkMetadata.SYMBOL_TYPE_HEADER.equals(symbolType) ? 1 : 0;
                 System.arraycopy(PathPriors.of(path), 0, f, PRIORS, PathPriors.NAMES.length);
             }
             for (int i = 0; i < n; i++) {
@@ -313,6 +320,8 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
             names[FILE_EVIDENCE] = "fileEvidence";
             names[FOLDER] = "folder";
             names[DOC] = "doc";
+            names[TYPE_CHUNK] = "typeChunk";
+            names[HEADER] = "header";
             System.arraycopy(PathPriors.NAMES, 0, names, PRIORS, PathPriors.NAMES.length);
             return names;
         }
@@ -328,6 +337,8 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
             w[FILE_EVIDENCE] = m.get("fileEvidence" + k);
             w[FOLDER] = m.get("folder");
             w[DOC] = m.get("doc");
+            w[TYPE_CHUNK] = m.get("typeChunk" + k);
+            w[HEADER] = m.get("header");
             for (int p = 0; p < PathPriors.NAMES.length; p++) {
                 w[PRIORS + p] = m.get(PathPriors.NAMES[p]);
             }

@@ -24,8 +24,13 @@ import java.util.Map;
 final class SembleRankFit {
 
     /** The grid each weight is searched over. */
-    static final double[] GRID = {-1, -0.5, -0.3, -0.2, -0.1, -0.05, 0, 0.05, 0.1, 0.2, 0.3, 0.5, 1, 2};
-    private static final int PASSES = 2;
+    static final double[] GRID = {-3, -2, -1, -0.5, -0.3, -0.2, -0.1, -0.05, 0, 0.05, 0.1, 0.2, 0.3, 0.5, 1, 2, 3};
+    private static final int PASSES = 3;
+    /**
+     * A weight moves only when that gains at least this much on the training repositories (mean NDCG@10), so that a
+     * constant must earn its place; held out, this keeps weights that fit one repository's quirks at 0.
+     */
+    static final double MIN_GAIN = Double.parseDouble(System.getProperty("nt.rankFit.minGain", "0.002"));
 
     /** One question's candidates and targets. */
     record Prepared(RepositoryRanking.Candidates candidates, List<RetrievedSpan> spans, SembleDataset.Question question) {
@@ -74,14 +79,20 @@ final class SembleRankFit {
     }
 
     static double repoScore(PreparedRepo r, RepositoryRanking ranking) {
-        if (r.questions().isEmpty()) {
-            return 0;
-        }
+        return repoScore(r, ranking, null);
+    }
+
+    /** A repository's mean over its questions of {@code category} (all when null); NaN when it has none. */
+    static double repoScore(PreparedRepo r, RepositoryRanking ranking, String category) {
         double sum = 0;
+        int n = 0;
         for (Prepared p : r.questions()) {
-            sum += ndcg(p, ranking);
+            if (category == null || category.equals(p.question().category())) {
+                sum += ndcg(p, ranking);
+                n++;
+            }
         }
-        return sum / r.questions().size();
+        return n == 0 ? (category == null ? 0 : Double.NaN) : sum / n;
     }
 
     static double ndcg(Prepared p, RepositoryRanking ranking) {
@@ -114,7 +125,7 @@ final class SembleRankFit {
                     }
                     RepositoryRanking candidate = best.withWeight(name, v);
                     double s = score(repos, candidate);
-                    if (s > bestScore + 1e-9) {
+                    if (s > bestScore + (best.weights().get(name) == 0 ? MIN_GAIN : 1e-9)) {
                         best = candidate;
                         bestScore = s;
                         improved = true;
@@ -168,8 +179,29 @@ final class SembleRankFit {
         int n = repos.size();
         sb.append(String.format(Locale.ROOT, "| **mean** | | **%.3f** | **%.3f** | **%.3f** | **%.3f** |%n%n", su / n,
                 sd / n, sa / n, sh / n));
+        sb.append("| category | repositories | unranked | defaults | fitted on all | leave-one-language-out |\n");
+        sb.append("|---|---:|---:|---:|---:|---:|\n");
+        for (String c : SembleDataset.CATEGORIES) {
+            double[] sums = new double[4];
+            int count = 0;
+            for (PreparedRepo r : repos) {
+                double u = repoScore(r, unranked, c);
+                if (Double.isNaN(u)) {
+                    continue;
+                }
+                count++;
+                sums[0] += u;
+                sums[1] += repoScore(r, defaults, c);
+                sums[2] += repoScore(r, all, c);
+                sums[3] += repoScore(r, folds.get(r.language()), c);
+            }
+            sb.append(String.format(Locale.ROOT, "| %s | %d | %.3f | %.3f | %.3f | %.3f |%n", c, count, sums[0] / count,
+                    sums[1] / count, sums[2] / count, sums[3] / count));
+        }
+        sb.append('\n');
         sb.append("Weights fitted on all repositories (grid ").append(java.util.Arrays.toString(GRID))
-                .append(", coordinate ascent, ").append(PASSES).append(" passes, depth ")
+                .append(", coordinate ascent, ").append(PASSES).append(" passes, a weight leaves 0 only for a gain of ")
+                .append(MIN_GAIN).append(", depth ")
                 .append(RepositoryRanking.DEFAULT_DEPTH).append("):\n\n");
         all.weights().forEach((k, v) -> {
             if (v != 0) {
@@ -177,6 +209,17 @@ final class SembleRankFit {
                         .append(folds.values().stream().filter(f -> f.weights().get(k).equals(v)).count()).append('/')
                         .append(folds.size()).append(")\n");
             }
+        });
+        sb.append("\nWeights of each leave-one-language-out fold (non-zero only):\n\n");
+        folds.forEach((language, fold) -> {
+            sb.append("- without ").append(language).append(": ");
+            List<String> parts = new ArrayList<>();
+            fold.weights().forEach((k, v) -> {
+                if (v != 0) {
+                    parts.add(k + " " + v);
+                }
+            });
+            sb.append(String.join(", ", parts)).append('\n');
         });
         return sb.toString();
     }
