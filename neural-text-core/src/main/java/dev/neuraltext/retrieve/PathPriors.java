@@ -16,8 +16,8 @@ final class PathPriors {
 
     private static final Set<String> TEST_DIRS = Set.of("test", "tests", "__tests__", "spec", "specs", "testing",
             "testdata", "test-data", "fixtures", "__mocks__");
-    private static final Set<String> EXAMPLE_DIRS = Set.of("example", "examples", "sample", "samples", "demo", "demos",
-            "tutorial", "tutorials", "_examples");
+    /** Plural folder names only: {@code example} is also a package name ({@code com/example/...}). */
+    private static final Set<String> EXAMPLE_DIRS = Set.of("examples", "samples", "demos", "tutorials", "_examples");
     private static final Set<String> VENDORED_DIRS = Set.of("vendor", "vendored", "third_party", "third-party",
             "thirdparty", "external", "node_modules", "deps", "extern");
     private static final Set<String> GENERATED_DIRS = Set.of("generated", "gen", "__generated__", "autogen");
