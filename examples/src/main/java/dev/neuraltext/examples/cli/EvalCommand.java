@@ -133,7 +133,7 @@ final class EvalCommand implements Callable<Integer> {
                 return CliException.USAGE;
             }
         }
-        try {
+        return reported(() -> {
             List<String> peerList = new ArrayList<>();
             for (String p : peers) {
                 if (p.equals("all")) {
@@ -142,20 +142,13 @@ final class EvalCommand implements Callable<Integer> {
                     peerList.add(p.trim());
                 }
             }
-            Path cache = noCache ? null : cacheDir != null ? cacheDir
-                    : Path.of(System.getProperty("user.home"), ".cache", "neural-text", "embeddings");
+            Path cache = cacheFolder();
             return EvalMain.run(datasets, split, techniques, peerList, sliceBy, k, depth, out, !noDense, spladeModel,
                     rerankerModel, alpha, warmup, cache, baseline, compare,
                     model == null ? DenseModel.DEFAULT_MODEL : EmbeddingPreset.byId(model).id(),
                     denseText == null ? DenseText.defaults() : DenseText.byId(denseText), fitFusion,
                     previousDefault, quiet, System.out, System.err);
-        } catch (IllegalArgumentException e) {
-            System.err.println("neural-text eval: " + e.getMessage());
-            return CliException.USAGE;
-        } catch (NeuralTextException e) {
-            System.err.println("neural-text eval: " + e.getMessage());
-            return CliException.FAILURE;
-        }
+        });
     }
 
     private Integer callSemble() {
@@ -164,12 +157,21 @@ final class EvalCommand implements Callable<Integer> {
                     + annotations);
             return CliException.USAGE;
         }
+        return reported(() -> dev.neuraltext.examples.eval.SembleMain.run(semble, annotations, published, repos,
+                noDense ? null : model == null ? DenseModel.DEFAULT_MODEL : EmbeddingPreset.byId(model).id(),
+                cacheFolder(), peers.contains("grep") || peers.contains("all"), fitRanking, out, System.out,
+                System.err));
+    }
+
+    private Path cacheFolder() {
+        return noCache ? null : cacheDir != null ? cacheDir
+                : Path.of(System.getProperty("user.home"), ".cache", "neural-text", "embeddings");
+    }
+
+    /** Runs {@code body}, turning bad options into exit 2 and failures into exit 1, each said on stderr. */
+    private static Integer reported(java.util.function.IntSupplier body) {
         try {
-            Path cache = noCache ? null : cacheDir != null ? cacheDir
-                    : Path.of(System.getProperty("user.home"), ".cache", "neural-text", "embeddings");
-            return dev.neuraltext.examples.eval.SembleMain.run(semble, annotations, published, repos,
-                    noDense ? null : model == null ? DenseModel.DEFAULT_MODEL : EmbeddingPreset.byId(model).id(), cache,
-                    peers.contains("grep") || peers.contains("all"), fitRanking, out, System.out, System.err);
+            return body.getAsInt();
         } catch (IllegalArgumentException e) {
             System.err.println("neural-text eval: " + e.getMessage());
             return CliException.USAGE;
