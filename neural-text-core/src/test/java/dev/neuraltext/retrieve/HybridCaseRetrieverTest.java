@@ -327,7 +327,8 @@ class HybridCaseRetrieverTest {
     @Test
     void overFetchAsksTheStoreForFetchSizeCandidatesAndDeeperLegs() {
         RecordingStore store = new RecordingStore(InMemoryCaseStore.create());
-        HybridCaseRetriever ranked = HybridCaseRetriever.builder(store).build();
+        HybridCaseRetriever ranked = HybridCaseRetriever.builder(store).ranking(RepositoryRanking.wholeRepository())
+                .build();
         ranked.index(chunks());
         ranked.search(request("needle").limit(10).build());
         // the ranking stage re-orders its depth of candidates: the store is asked for that many

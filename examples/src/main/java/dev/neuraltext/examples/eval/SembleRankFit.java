@@ -142,7 +142,7 @@ final class SembleRankFit {
     /** The fit report (Markdown): unranked, defaults, fitted in sample, leave-one-language-out, the fitted weights. */
     String report(List<PreparedRepo> repos) {
         RepositoryRanking unranked = RepositoryRanking.off();
-        RepositoryRanking defaults = RepositoryRanking.defaults();
+        RepositoryRanking defaults = RepositoryRanking.wholeRepository();
         RepositoryRanking zero = new RepositoryRanking(RepositoryRanking.DEFAULT_DEPTH, Map.of());
         RepositoryRanking all = fit(repos, zero);
         Map<String, Double> heldOut = new LinkedHashMap<>();
@@ -157,7 +157,7 @@ final class SembleRankFit {
             log.printf(Locale.ROOT, "fit: without %s: %.4f on the others%n", r.language(), score(train, fold));
         }
         StringBuilder sb = new StringBuilder("# Ranking-stage fit on semble-dev (NDCG@10, semble's rules)\n\n");
-        sb.append("| repository | language | unranked | defaults | fitted on all (in sample) | leave-one-language-out |\n");
+        sb.append("| repository | language | unranked | wholeRepository() | fitted on all (in sample) | leave-one-language-out |\n");
         sb.append("|---|---|---:|---:|---:|---:|\n");
         double su = 0;
         double sd = 0;
@@ -179,7 +179,7 @@ final class SembleRankFit {
         int n = repos.size();
         sb.append(String.format(Locale.ROOT, "| **mean** | | **%.3f** | **%.3f** | **%.3f** | **%.3f** |%n%n", su / n,
                 sd / n, sa / n, sh / n));
-        sb.append("| category | repositories | unranked | defaults | fitted on all | leave-one-language-out |\n");
+        sb.append("| category | repositories | unranked | wholeRepository() | fitted on all | leave-one-language-out |\n");
         sb.append("|---|---:|---:|---:|---:|---:|\n");
         for (String c : SembleDataset.CATEGORIES) {
             double[] sums = new double[4];
