@@ -35,6 +35,10 @@ final class EvalCommand implements Callable<Integer> {
             + "(default: beside the annotations folder)")
     Path published;
 
+    @Option(names = "--fit-ranking", description = "with --semble: fit the ranking stage's weights (in sample and "
+            + "leave-one-language-out; writes ranking-fit.md) instead of running the benchmark")
+    boolean fitRanking;
+
     @Option(names = "--repos", split = ",", paramLabel = "<name>", description = "with --semble: only these repositories")
     List<String> repos = new ArrayList<>();
 
@@ -129,7 +133,7 @@ final class EvalCommand implements Callable<Integer> {
                 return CliException.USAGE;
             }
         }
-        try {
+        return reported(() -> {
             List<String> peerList = new ArrayList<>();
             for (String p : peers) {
                 if (p.equals("all")) {
@@ -138,20 +142,13 @@ final class EvalCommand implements Callable<Integer> {
                     peerList.add(p.trim());
                 }
             }
-            Path cache = noCache ? null : cacheDir != null ? cacheDir
-                    : Path.of(System.getProperty("user.home"), ".cache", "neural-text", "embeddings");
+            Path cache = cacheFolder();
             return EvalMain.run(datasets, split, techniques, peerList, sliceBy, k, depth, out, !noDense, spladeModel,
                     rerankerModel, alpha, warmup, cache, baseline, compare,
                     model == null ? DenseModel.DEFAULT_MODEL : DenseModels.checkId(model),
                     denseText == null ? DenseText.defaults() : DenseText.byId(denseText), fitFusion,
                     previousDefault, quiet, System.out, System.err);
-        } catch (IllegalArgumentException e) {
-            System.err.println("neural-text eval: " + e.getMessage());
-            return CliException.USAGE;
-        } catch (NeuralTextException e) {
-            System.err.println("neural-text eval: " + e.getMessage());
-            return CliException.FAILURE;
-        }
+        });
     }
 
     private Integer callSemble() {
@@ -160,12 +157,21 @@ final class EvalCommand implements Callable<Integer> {
                     + annotations);
             return CliException.USAGE;
         }
+        return reported(() -> dev.neuraltext.cli.eval.SembleMain.run(semble, annotations, published, repos,
+                noDense ? null : model == null ? DenseModel.DEFAULT_MODEL : DenseModels.checkId(model),
+                cacheFolder(), peers.contains("grep") || peers.contains("all"), fitRanking, out, System.out,
+                System.err));
+    }
+
+    private Path cacheFolder() {
+        return noCache ? null : cacheDir != null ? cacheDir
+                : Path.of(System.getProperty("user.home"), ".cache", "neural-text", "embeddings");
+    }
+
+    /** Runs {@code body}, turning bad options into exit 2 and failures into exit 1, each said on stderr. */
+    private static Integer reported(java.util.function.IntSupplier body) {
         try {
-            Path cache = noCache ? null : cacheDir != null ? cacheDir
-                    : Path.of(System.getProperty("user.home"), ".cache", "neural-text", "embeddings");
-            return dev.neuraltext.cli.eval.SembleMain.run(semble, annotations, published, repos,
-                    noDense ? null : model == null ? DenseModel.DEFAULT_MODEL : DenseModels.checkId(model), cache,
-                    peers.contains("grep") || peers.contains("all"), out, System.out, System.err);
+            return body.getAsInt();
         } catch (IllegalArgumentException e) {
             System.err.println("neural-text eval: " + e.getMessage());
             return CliException.USAGE;

@@ -55,6 +55,9 @@ public final class HitFormatter {
             out.printf(Locale.ROOT, "    score %.3f%s%s%n", hit.score(),
                     hit.score() != hit.fusedScore() ? String.format(Locale.ROOT, " (fused %.3f)", hit.fusedScore()) : "",
                     legs);
+            if (!hit.rankSignals().isEmpty()) {
+                out.println("    ranked by " + signals(hit.rankSignals()));
+            }
             for (String line : snippet(hit.text(), query)) {
                 out.println("    | " + ControlChars.escapeLine(line));
             }
@@ -67,6 +70,18 @@ public final class HitFormatter {
         for (String note : notes) {
             out.println("note: " + ControlChars.escapeLine(note));
         }
+    }
+
+    /** The ranking stage's signals as {@code name value} pairs ({@code kind.symbol} as just the kind). */
+    static String signals(Map<String, Double> signals) {
+        StringBuilder b = new StringBuilder();
+        signals.forEach((k, v) -> {
+            if (b.length() > 0) {
+                b.append(", ");
+            }
+            b.append(k.startsWith("kind.") ? k : k + " " + String.format(Locale.ROOT, "%.3f", v));
+        });
+        return b.toString();
     }
 
     static String legsLabel(SearchResponse response) {
@@ -173,6 +188,7 @@ public final class HitFormatter {
                 }
             }
             h.put("legs", legScores);
+            h.put("rankSignals", hit.rankSignals());
             h.put("metadata", m);
             h.put("listMetadata", hit.listMetadata());
             h.put("snippet", String.join("\n", snippet(hit.text(), query)));

@@ -54,6 +54,11 @@ final class SearchCommand implements Callable<Integer> {
     @Option(names = "--no-dense", description = "Do not load the dense model: BM25 only, faster start.")
     boolean noDense;
 
+    @Option(names = "--group-by", paramLabel = "chunk|file", defaultValue = "chunk",
+            description = "chunk (default): ranked chunks; file: --limit files ranked by their evidence, each with its "
+                    + "best spans.")
+    String groupBy;
+
     @Option(names = "--json", description = "Print the response as JSON.")
     boolean json;
 
@@ -69,6 +74,7 @@ final class SearchCommand implements Callable<Integer> {
     public Integer call() {
         return Cli.guard("search", () -> {
             Parsed p = parse(query, limit, filter, legs);
+            boolean byFile = FileResults.parseGroupBy(groupBy);
             Path dir = index != null ? index : Path.of(IndexSession.DEFAULT_INDEX_DIR);
             boolean wantDense = !noDense && (p.legs().isEmpty() || p.legs().contains(Leg.DENSE));
             IndexSession.QdrantTarget target = IndexSession.QdrantTarget.parse(qdrant, collection);
@@ -76,7 +82,12 @@ final class SearchCommand implements Callable<Integer> {
                     DenseModel.checkPreset(model), System.err)
                     : IndexSession.open(dir.toAbsolutePath().normalize(), wantDense,
                             DenseModel.checkPreset(model), System.err)) {
-                run(session, p, !noExtend, json, target != null ? "qdrant://" + target.label() : dir.toString());
+                String label = target != null ? "qdrant://" + target.label() : dir.toString();
+                if (byFile) {
+                    FileResults.run(session, p, json, label);
+                } else {
+                    run(session, p, !noExtend, json, label);
+                }
             }
             return 0;
         });

@@ -3,8 +3,7 @@ package dev.neuraltext.mcp;
 import dev.neuraltext.encode.Embedder;
 import dev.neuraltext.cli.DenseModel;
 import dev.neuraltext.ingest.DirectoryIngestor;
-import dev.neuraltext.onnx.EmbeddingPreset;
-import dev.neuraltext.onnx.OnnxEmbedder;
+import dev.neuraltext.onnx.DenseModels;
 import dev.neuraltext.store.InMemoryCaseStore;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
@@ -160,7 +159,7 @@ public final class McpCommand implements Callable<Integer> {
 
     private Embedder loadModel() {
         try {
-            return OnnxEmbedder.preset(EmbeddingPreset.byId(preset));
+            return DenseModels.load(preset);
         } catch (RuntimeException | LinkageError e) {
             System.err.println("note: the dense model could not be loaded (" + e.getMessage()
                     + "); searching with BM25 only");

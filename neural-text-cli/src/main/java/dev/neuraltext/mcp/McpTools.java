@@ -6,6 +6,7 @@ import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.filter.PayloadFilter;
 import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.ingest.IndexUpdate;
+import dev.neuraltext.cli.FileResults;
 import dev.neuraltext.search.SearchRequest;
 import dev.neuraltext.search.SearchResponse;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -180,8 +181,17 @@ final class McpTools {
         Freshness freshness = index.refreshIfStale();
         PayloadFilter combined = filters.isEmpty() ? PayloadFilter.all()
                 : filters.size() == 1 ? filters.get(0) : PayloadFilter.must(filters.toArray(PayloadFilter[]::new));
-        SearchResponse response = index.search(SearchRequest.builder(query.strip()).limit(limit).filter(combined)
-                .legs(legs).build());
+        String groupBy = string(args, "groupBy");
+        if (groupBy != null && !groupBy.equals("chunk") && !groupBy.equals("file")) {
+            throw new IllegalArgumentException("`groupBy` must be chunk or file, got '"
+                    + SearchAnswer.clip(groupBy, 200) + "'");
+        }
+        SearchRequest chunks = SearchRequest.builder(query.strip()).limit(limit).filter(combined).legs(legs).build();
+        if ("file".equals(groupBy)) {
+            return FileAnswer.of(query.strip(), limit, index.search(FileResults.request(chunks)), index.status(), legs,
+                    freshness);
+        }
+        SearchResponse response = index.search(chunks);
         SearchAnswer answer = SearchAnswer.of(query.strip(), limit, response, index.status(), legs, freshness);
         return CallToolResult.builder().addTextContent(answer.text()).structuredContent(answer.structured())
                 .isError(false).build();
@@ -459,7 +469,9 @@ final class McpTools {
                 "kind": {"type": "string", "enum": ["code", "doc", "type", "method"],
                   "description": "code or doc chunks, or only type or method (and constructor) chunks."},
                 "legs": {"type": "array", "items": {"type": "string", "enum": ["bm25", "dense", "sparse"]},
-                  "uniqueItems": true, "description": "Retrieval legs to run (default: every leg the index has)."}
+                  "uniqueItems": true, "description": "Retrieval legs to run (default: every leg the index has)."},
+                "groupBy": {"type": "string", "enum": ["chunk", "file"], "default": "chunk",
+                  "description": "file: `limit` files ranked by their evidence, each with its best spans (for opening the file next)."}
               },
               "required": ["query"],
               "additionalProperties": false
@@ -501,7 +513,10 @@ final class McpTools {
                     "snippet": {"type": "string"}
                   },
                   "required": ["rank", "id", "path", "startLine", "endLine", "score", "aboveThreshold"]
-                }}
+                }},
+                "files": {"type": "array", "items": {"type": "object", "properties": {
+                  "rank": {"type": "integer"}, "path": {"type": "string"}, "evidence": {"type": "number"},
+                  "matchingChunks": {"type": "integer"}, "spans": {"type": "array"}}}}
               },
               "required": ["query", "returned", "aboveThreshold", "summary", "indexComplete", "hits"]
             }""";

@@ -55,7 +55,7 @@ class CliTest {
         List<String> hitFields = new ArrayList<>();
         top.fieldNames().forEachRemaining(hitFields::add);
         assertThat(hitFields).containsExactly("rank", "id", "path", "startLine", "endLine", "symbol", "symbolType",
-                "score", "fusedScore", "legs", "metadata", "listMetadata", "snippet", "text");
+                "score", "fusedScore", "legs", "rankSignals", "metadata", "listMetadata", "snippet", "text");
         assertThat(top.get("id").asText()).isEqualTo("docs/guide.md#Guide > Retries");
         assertThat(top.get("startLine").asInt()).isEqualTo(7);
         assertThat(top.get("legs").get("bm25").get("rank").asInt()).isEqualTo(1);

@@ -58,6 +58,11 @@ import java.util.function.Supplier;
  * explicit fusion method in the request is honoured exactly; the fused score stays on the normalised RRF scale of
  * {@link FusionMethod}.
  *
+ * <p><b>Ranking stage.</b> Unless the request sets an explicit fusion method or asks to rerank with a reranker, the
+ * fused candidates (at least {@link RepositoryRanking#depth()} of them) are re-ordered by the retriever's
+ * {@link RepositoryRanking} (default {@link RepositoryRanking#defaults()}): definition, file-name, folder and file
+ * evidence, path priors and per-file diversity, each hit carrying its signals in {@link SearchHit#rankSignals()}.
+ *
  * <p><b>Indexing.</b> {@link #index(List)} encodes {@code indexBatchSize} chunks at a time (default
  * {@value #DEFAULT_INDEX_BATCH_SIZE}, {@link TextRole#DOCUMENT}) and upserts each batch; an embedder whose vectors do not
  * have its declared {@link Embedder#dimension()}, or whose dimension differs from the store's, fails at index time.
@@ -89,6 +94,7 @@ public final class HybridCaseRetriever {
     private final int indexBatchSize;
     private final int minLegLimit;
     private final GradedFusion autoFusion;
+    private final RepositoryRanking ranking;
 
     private HybridCaseRetriever(Builder b) {
         this.store = b.store;
@@ -101,6 +107,7 @@ public final class HybridCaseRetriever {
         this.indexBatchSize = b.indexBatchSize;
         this.minLegLimit = b.minLegLimit;
         this.autoFusion = b.autoFusion;
+        this.ranking = b.ranking;
     }
 
     /** A builder over {@code store}; see the class documentation for the defaults. */
@@ -244,12 +251,16 @@ public final class HybridCaseRetriever {
         int fetch = Math.max(limit, extension.fetchSize(limit));
         boolean rerank = request.rerank() && reranker != null;
         int depth = Math.max(rerankDepth, limit);
-        int storeLimit = rerank ? Math.max(fetch, depth) : fetch;
+        boolean ranked = !rerank && request.autoFusion() && !ranking.isOff();
+        int storeLimit = rerank ? Math.max(fetch, depth) : ranked ? Math.max(fetch, ranking.depth()) : fetch;
         int legLimit = Math.max(storeLimit, minLegLimit);
         FusionMethod fusion = request.autoFusion() ? fusionFor(text) : request.fusion();
         HybridQuery query = new HybridQuery(text, dense, sparse, legs, request.filter(), legLimit, storeLimit,
                 fusion, request.explain());
         List<SearchHit> hits = step("searching the store", () -> store.search(query));
+        if (ranked) {
+            hits = ranking.rank(text, hits);
+        }
         long storeEnd = System.nanoTime();
 
         boolean reranked = false;
@@ -390,6 +401,7 @@ public final class HybridCaseRetriever {
         private int indexBatchSize = DEFAULT_INDEX_BATCH_SIZE;
         private int minLegLimit = DEFAULT_MIN_LEG_LIMIT;
         private GradedFusion autoFusion = GradedFusion.defaults();
+        private RepositoryRanking ranking = RepositoryRanking.defaults();
 
         private Builder(CaseStore store) {
             this.store = Checks.notNull(store, "store");
@@ -443,6 +455,12 @@ public final class HybridCaseRetriever {
         /** The minimum number of candidates each leg contributes to the fusion; default {@value #DEFAULT_MIN_LEG_LIMIT}. */
         public Builder minLegLimit(int limit) {
             this.minLegLimit = Checks.positive(limit, "minLegLimit");
+            return this;
+        }
+
+        /** The ranking stage over the fused candidates (default {@link RepositoryRanking#defaults()}). */
+        public Builder ranking(RepositoryRanking ranking) {
+            this.ranking = Checks.notNull(ranking, "ranking");
             return this;
         }
 

@@ -327,8 +327,13 @@ class HybridCaseRetrieverTest {
     @Test
     void overFetchAsksTheStoreForFetchSizeCandidatesAndDeeperLegs() {
         RecordingStore store = new RecordingStore(InMemoryCaseStore.create());
-        HybridCaseRetriever r = HybridCaseRetriever.builder(store).build();
-        r.index(chunks());
+        HybridCaseRetriever ranked = HybridCaseRetriever.builder(store).ranking(RepositoryRanking.wholeRepository())
+                .build();
+        ranked.index(chunks());
+        ranked.search(request("needle").limit(10).build());
+        // the ranking stage re-orders its depth of candidates: the store is asked for that many
+        assertThat(store.queries.remove(0).limit()).isEqualTo(RepositoryRanking.DEFAULT_DEPTH);
+        HybridCaseRetriever r = HybridCaseRetriever.builder(store).ranking(RepositoryRanking.off()).build();
         r.search(request("needle").limit(10).build());
         assertThat(store.queries.get(0).limit()).isEqualTo(20); // default over-fetch 2x
         assertThat(store.queries.get(0).legLimit()).isEqualTo(100);

@@ -16,6 +16,7 @@ import dev.neuraltext.ingest.IndexUpdate;
 import dev.neuraltext.onnx.DenseModels;
 import dev.neuraltext.retrieve.DenseBackfill;
 import dev.neuraltext.retrieve.HybridCaseRetriever;
+import dev.neuraltext.retrieve.RepositoryRanking;
 import dev.neuraltext.search.SearchHit;
 import dev.neuraltext.search.SearchRequest;
 import dev.neuraltext.store.InMemoryCaseStore;
@@ -26,6 +27,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Runs the semble-dev benchmark: each repository's folder is indexed with the real ingest pipeline (the
@@ -43,17 +45,25 @@ final class SembleHarness {
     static final String DEFAULT = "default";
     static final String BM25 = "bm25";
     static final String GREP = "grep";
+    /** The default search without the ranking stage ({@link RepositoryRanking#off()}), run when the default has one. */
+    static final String UNRANKED = "default-unranked";
 
     /** Options: {@code model} null runs without the dense leg; {@code cacheDir} null caches in memory only. */
     record Settings(String model, Path cacheDir, boolean grep) {
     }
 
-    /** One question's outcome for one system. */
-    record Scored(double ndcg, double fileNdcg, List<String> top) {
+    /** One question's outcome for one system; {@code nanos} is the search's wall time (0 when not timed). */
+    record Scored(double ndcg, double fileNdcg, List<String> top, long nanos) {
     }
 
-    /** One question and its outcome per system; {@code defaultNanos} is the default search's wall time. */
-    record QuestionResult(String query, String category, int targets, Map<String, Scored> bySystem, long defaultNanos) {
+    /** One question and its outcome per system. */
+    record QuestionResult(String query, String category, int targets, Map<String, Scored> bySystem) {
+
+        /** The default search's wall time. */
+        long defaultNanos() {
+            Scored s = bySystem.get(DEFAULT);
+            return s == null ? 0 : s.nanos();
+        }
     }
 
     /** One repository's outcome. */
@@ -71,26 +81,32 @@ final class SembleHarness {
 
     /** Runs every repository of {@code dataset} in order. */
     List<RepositoryResult> run(SembleDataset dataset) {
-        List<RepositoryResult> out = new ArrayList<>();
-        Embedder model = settings.model() == null ? null : DenseModels.load(settings.model());
-        try {
-            EmbeddingCache cache = model == null ? null : new EmbeddingCache(model, settings.cacheDir());
+        return withEmbedder(settings, cache -> {
+            List<RepositoryResult> out = new ArrayList<>();
             for (SembleDataset.Repository repo : dataset.repositories()) {
                 out.add(run(repo, cache));
                 if (cache != null) {
                     cache.flush();
                 }
             }
+            return out;
+        });
+    }
+
+    /** Runs {@code task} with the settings' model behind an {@link EmbeddingCache} (null without a model), then closes it. */
+    static <T> T withEmbedder(Settings settings, Function<EmbeddingCache, T> task) {
+        Embedder model = settings.model() == null ? null : DenseModels.load(settings.model());
+        try {
+            return task.apply(model == null ? null : new EmbeddingCache(model, settings.cacheDir()));
         } finally {
             if (model instanceof AutoCloseable c) {
                 try {
                     c.close();
                 } catch (Exception e) {
-                    log.println("semble: closing the dense model failed: " + e);
+                    System.err.println("semble: closing the dense model failed: " + e);
                 }
             }
         }
-        return out;
     }
 
     /** An indexed repository: its retriever and chunks. */
@@ -99,16 +115,21 @@ final class SembleHarness {
 
     /** Indexes {@code repo}'s folder as {@code neural-text index} does, with the dense leg when {@code embedder}. */
     static Indexed index(SembleDataset.Repository repo, Embedder embedder) {
+        return index(repo, embedder, RepositoryRanking.defaults());
+    }
+
+    /** As {@link #index(SembleDataset.Repository, Embedder)}, searching with {@code ranking}. */
+    static Indexed index(SembleDataset.Repository repo, Embedder embedder, RepositoryRanking ranking) {
         long t0 = System.nanoTime();
         DirectoryIngestor ingestor = DirectoryIngestor.builder(repo.folder()).build();
         InMemoryCaseStore store = InMemoryCaseStore.create();
         HybridCaseRetriever keywordsFirst = HybridCaseRetriever.builder(store).build();
         IndexUpdate update = IncrementalIndexer.builder(ingestor).batchSize(64).build()
                 .update(IndexManifest.empty(""), ChunkSink.of(keywordsFirst::index, keywordsFirst::delete));
-        HybridCaseRetriever retriever = keywordsFirst;
+        HybridCaseRetriever retriever = HybridCaseRetriever.builder(store).ranking(ranking).build();
         String note = "";
         if (embedder != null) {
-            retriever = HybridCaseRetriever.builder(store).embedder(embedder).build();
+            retriever = HybridCaseRetriever.builder(store).embedder(embedder).ranking(ranking).build();
             long before = embedder instanceof EmbeddingCache c ? c.hits() : 0;
             DenseBackfill.Result r = DenseBackfill.builder(store, embedder).denseText(retriever.denseText()).build().run();
             note = r.embedded() + " chunks embedded" + (embedder instanceof EmbeddingCache c
@@ -136,37 +157,57 @@ final class SembleHarness {
             }
             grep.index(docs, ProgressBar.silent());
         }
+        HybridCaseRetriever unranked = RepositoryRanking.defaults().isOff() ? null : retriever(ix, cache,
+                RepositoryRanking.off());
         List<QuestionResult> results = new ArrayList<>();
         for (SembleDataset.Question q : repo.questions()) {
             Map<String, Scored> by = new LinkedHashMap<>();
-            long t = System.nanoTime();
-            List<SearchHit> hits = ix.retriever().search(SearchRequest.builder(q.query()).limit(SpanNdcg.K).build()).hits();
-            long nanos = System.nanoTime() - t;
-            by.put(DEFAULT, score(spans(hits, repo.prefix()), q));
+            // the default and the unranked default alternate question by question, so that their latencies compare
+            by.put(DEFAULT, timed(ix.retriever(), SearchRequest.builder(q.query()).limit(SpanNdcg.K).build(), repo, q));
+            if (unranked != null) {
+                by.put(UNRANKED, timed(unranked, SearchRequest.builder(q.query()).limit(SpanNdcg.K).build(), repo, q));
+            }
             if (ix.retriever().availableLegs().contains(Leg.DENSE)) {
-                by.put(BM25, score(spans(ix.retriever().search(SearchRequest.builder(q.query()).limit(SpanNdcg.K)
-                        .legs(Leg.BM25).build()).hits(), repo.prefix()), q));
+                by.put(BM25, timed(ix.retriever(), SearchRequest.builder(q.query()).limit(SpanNdcg.K).legs(Leg.BM25)
+                        .build(), repo, q));
             }
             if (grep != null) {
                 List<RetrievedSpan> g = new ArrayList<>();
                 for (String id : grep.search(q.query(), SpanNdcg.K).ids()) {
                     g.add(span(byId.get(id).metadata(), repo.prefix()));
                 }
-                by.put(GREP, score(g, q));
+                by.put(GREP, score(g, q, 0));
             }
-            results.add(new QuestionResult(q.query(), q.category(), q.targets().size(), by, nanos));
+            results.add(new QuestionResult(q.query(), q.category(), q.targets().size(), by));
         }
         return new RepositoryResult(repo.name(), repo.language(), ix.files(), ix.chunks().size(), ix.seconds(),
                 ix.note(), results);
     }
 
-    static Scored score(List<RetrievedSpan> ranked, SembleDataset.Question q) {
+    /** A retriever over {@code ix}'s store with {@code embedder} (may be null) and {@code ranking}. */
+    static HybridCaseRetriever retriever(Indexed ix, Embedder embedder, RepositoryRanking ranking) {
+        HybridCaseRetriever.Builder b = HybridCaseRetriever.builder(ix.retriever().store()).ranking(ranking);
+        if (embedder != null) {
+            b.embedder(embedder);
+        }
+        return b.build();
+    }
+
+    private static Scored timed(HybridCaseRetriever retriever, SearchRequest request, SembleDataset.Repository repo,
+            SembleDataset.Question q) {
+        long t = System.nanoTime();
+        List<SearchHit> hits = retriever.search(request).hits();
+        long nanos = System.nanoTime() - t;
+        return score(spans(hits, repo.prefix()), q, nanos);
+    }
+
+    static Scored score(List<RetrievedSpan> ranked, SembleDataset.Question q, long nanos) {
         List<String> top = new ArrayList<>();
         for (RetrievedSpan s : ranked.subList(0, Math.min(SpanNdcg.K, ranked.size()))) {
             top.add(s.path() + ":" + s.startLine() + "-" + s.endLine());
         }
         return new Scored(SpanNdcg.chunkLevel(ranked, q.targets(), SpanNdcg.K),
-                SpanNdcg.fileLevel(ranked, q.targets(), SpanNdcg.K), top);
+                SpanNdcg.fileLevel(ranked, q.targets(), SpanNdcg.K), top, nanos);
     }
 
     /** The hits as spans, paths relative to the repository root ({@code prefix} + the chunk's path). */

@@ -130,9 +130,21 @@ final class SembleReport {
             rrows.add(row);
         }
         table(sb, rhead, rrows);
-        long[] all = latencies(results);
-        sb.append(String.format(Locale.ROOT, "%nDefault search over all questions: p50 %s ms, p95 %s ms.%n",
-                ms(percentile(all, 0.5)), ms(percentile(all, 0.95))));
+        SembleHarness.RepositoryResult largest = results.stream()
+                .max((a, b) -> Integer.compare(a.chunks(), b.chunks())).orElseThrow();
+        sb.append("\n## Latency (same run, questions in turn)\n\n");
+        List<List<String>> lat = new ArrayList<>();
+        for (String s : systems) {
+            long[] all = latencies(results, s);
+            if (all.length == 0 || all[all.length - 1] == 0) {
+                continue;
+            }
+            long[] big = latencies(List.of(largest), s);
+            lat.add(List.of(s, ms(percentile(all, 0.5)), ms(percentile(all, 0.95)), ms(percentile(big, 0.5)),
+                    ms(percentile(big, 0.95))));
+        }
+        table(sb, List.of("system", "p50 ms (all)", "p95 ms (all)", "p50 ms (" + largest.name() + ")",
+                "p95 ms (" + largest.name() + ")"), lat);
         return sb.toString();
     }
 
@@ -170,8 +182,12 @@ final class SembleReport {
     }
 
     static long[] latencies(List<SembleHarness.RepositoryResult> rs) {
-        long[] out = rs.stream().flatMap(r -> r.questions().stream()).mapToLong(SembleHarness.QuestionResult::defaultNanos)
-                .toArray();
+        return latencies(rs, SembleHarness.DEFAULT);
+    }
+
+    static long[] latencies(List<SembleHarness.RepositoryResult> rs, String system) {
+        long[] out = rs.stream().flatMap(r -> r.questions().stream()).map(q -> q.bySystem().get(system))
+                .filter(java.util.Objects::nonNull).mapToLong(SembleHarness.Scored::nanos).toArray();
         Arrays.sort(out);
         return out;
     }

@@ -1,0 +1,226 @@
+package dev.neuraltext.cli.eval;
+
+import dev.neuraltext.encode.Embedder;
+import dev.neuraltext.eval.RetrievedSpan;
+import dev.neuraltext.eval.SpanNdcg;
+import dev.neuraltext.retrieve.HybridCaseRetriever;
+import dev.neuraltext.retrieve.RepositoryRanking;
+import dev.neuraltext.search.SearchHit;
+import dev.neuraltext.search.SearchRequest;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Fits {@link RepositoryRanking}'s weights on the semble-dev questions and says how they do held out: each repository
+ * is indexed once ({@link SembleHarness#index}), each question's fused candidates are taken once without a ranking
+ * stage, and weightings are then tried on them by coordinate ascent over a grid (mean over repositories of NDCG@10,
+ * semble's rules). Reported: the unranked figure, the current defaults, the fit on all repositories (in sample), and
+ * leave-one-language-out (each language's repositories scored with the weights fitted on the others). Not thread-safe.
+ */
+final class SembleRankFit {
+
+    /** The grid each weight is searched over. */
+    static final double[] GRID = {-3, -2, -1, -0.5, -0.3, -0.2, -0.1, -0.05, 0, 0.05, 0.1, 0.2, 0.3, 0.5, 1, 2, 3};
+    private static final int PASSES = 3;
+    /**
+     * A weight moves only when that gains at least this much on the training repositories (mean NDCG@10), so that a
+     * constant must earn its place; held out, this keeps weights that fit one repository's quirks at 0.
+     */
+    static final double MIN_GAIN = Double.parseDouble(System.getProperty("nt.rankFit.minGain", "0.002"));
+
+    /** One question's candidates and targets. */
+    record Prepared(RepositoryRanking.Candidates candidates, List<RetrievedSpan> spans, SembleDataset.Question question) {
+    }
+
+    /** One repository's prepared questions. */
+    record PreparedRepo(String name, String language, List<Prepared> questions) {
+    }
+
+    private final PrintStream log;
+
+    SembleRankFit(PrintStream log) {
+        this.log = log;
+    }
+
+    /** Indexes every repository and prepares every question's candidates (depth {@link RepositoryRanking#DEFAULT_DEPTH}). */
+    List<PreparedRepo> prepare(SembleDataset dataset, Embedder embedder) {
+        RepositoryRanking probe = new RepositoryRanking(RepositoryRanking.DEFAULT_DEPTH, Map.of());
+        List<PreparedRepo> out = new ArrayList<>();
+        for (SembleDataset.Repository repo : dataset.repositories()) {
+            SembleHarness.Indexed ix = SembleHarness.index(repo, embedder, RepositoryRanking.off());
+            log.printf("fit: %s: %d chunks in %.1f s %s%n", repo.name(), ix.chunks().size(), ix.seconds(), ix.note());
+            HybridCaseRetriever r = ix.retriever();
+            List<Prepared> qs = new ArrayList<>();
+            for (SembleDataset.Question q : repo.questions()) {
+                List<SearchHit> hits = r.search(SearchRequest.builder(q.query()).limit(RepositoryRanking.DEFAULT_DEPTH)
+                        .adaptive(false).build()).hits();
+                RepositoryRanking.Candidates c = probe.prepare(q.query(), hits);
+                qs.add(new Prepared(c, SembleHarness.spans(c.hits(), repo.prefix()), q));
+            }
+            out.add(new PreparedRepo(repo.name(), repo.language(), qs));
+            if (embedder instanceof EmbeddingCache cache) {
+                cache.flush();
+            }
+        }
+        return out;
+    }
+
+    /** Mean over {@code repos} of each repository's mean NDCG@10 under {@code ranking}. */
+    static double score(List<PreparedRepo> repos, RepositoryRanking ranking) {
+        double sum = 0;
+        for (PreparedRepo r : repos) {
+            sum += repoScore(r, ranking);
+        }
+        return repos.isEmpty() ? 0 : sum / repos.size();
+    }
+
+    static double repoScore(PreparedRepo r, RepositoryRanking ranking) {
+        return repoScore(r, ranking, null);
+    }
+
+    /** A repository's mean over its questions of {@code category} (all when null); NaN when it has none. */
+    static double repoScore(PreparedRepo r, RepositoryRanking ranking, String category) {
+        double sum = 0;
+        int n = 0;
+        for (Prepared p : r.questions()) {
+            if (category == null || category.equals(p.question().category())) {
+                sum += ndcg(p, ranking);
+                n++;
+            }
+        }
+        return n == 0 ? (category == null ? 0 : Double.NaN) : sum / n;
+    }
+
+    static double ndcg(Prepared p, RepositoryRanking ranking) {
+        int[] order = ranking.isOff() ? identity(p.spans().size()) : p.candidates().order(ranking);
+        List<RetrievedSpan> top = new ArrayList<>(SpanNdcg.K);
+        for (int i = 0; i < Math.min(SpanNdcg.K, order.length); i++) {
+            top.add(p.spans().get(order[i]));
+        }
+        return SpanNdcg.chunkLevel(top, p.question().targets(), SpanNdcg.K);
+    }
+
+    private static int[] identity(int n) {
+        int[] o = new int[n];
+        for (int i = 0; i < n; i++) {
+            o[i] = i;
+        }
+        return o;
+    }
+
+    /** Coordinate ascent from {@code start} over {@link #GRID}, {@value #PASSES} passes, on {@code repos}. */
+    static RepositoryRanking fit(List<PreparedRepo> repos, RepositoryRanking start) {
+        RepositoryRanking best = start.withDepth(RepositoryRanking.DEFAULT_DEPTH);
+        double bestScore = score(repos, best);
+        for (int pass = 0; pass < PASSES; pass++) {
+            boolean improved = false;
+            for (String name : RepositoryRanking.PARAMETERS) {
+                for (double v : GRID) {
+                    if (v == best.weights().get(name)) {
+                        continue;
+                    }
+                    RepositoryRanking candidate = best.withWeight(name, v);
+                    double s = score(repos, candidate);
+                    if (s > bestScore + (best.weights().get(name) == 0 ? MIN_GAIN : 1e-9)) {
+                        best = candidate;
+                        bestScore = s;
+                        improved = true;
+                    }
+                }
+            }
+            if (!improved) {
+                break;
+            }
+        }
+        return best;
+    }
+
+    /** The fit report (Markdown): unranked, defaults, fitted in sample, leave-one-language-out, the fitted weights. */
+    String report(List<PreparedRepo> repos) {
+        RepositoryRanking unranked = RepositoryRanking.off();
+        RepositoryRanking defaults = RepositoryRanking.wholeRepository();
+        RepositoryRanking zero = new RepositoryRanking(RepositoryRanking.DEFAULT_DEPTH, Map.of());
+        RepositoryRanking all = fit(repos, zero);
+        Map<String, Double> heldOut = new LinkedHashMap<>();
+        Map<String, RepositoryRanking> folds = new LinkedHashMap<>();
+        for (PreparedRepo r : repos) {
+            if (folds.containsKey(r.language())) {
+                continue;
+            }
+            List<PreparedRepo> train = repos.stream().filter(x -> !x.language().equals(r.language())).toList();
+            RepositoryRanking fold = fit(train, zero);
+            folds.put(r.language(), fold);
+            log.printf(Locale.ROOT, "fit: without %s: %.4f on the others%n", r.language(), score(train, fold));
+        }
+        StringBuilder sb = new StringBuilder("# Ranking-stage fit on semble-dev (NDCG@10, semble's rules)\n\n");
+        sb.append("| repository | language | unranked | wholeRepository() | fitted on all (in sample) | leave-one-language-out |\n");
+        sb.append("|---|---|---:|---:|---:|---:|\n");
+        double su = 0;
+        double sd = 0;
+        double sa = 0;
+        double sh = 0;
+        for (PreparedRepo r : repos) {
+            double u = repoScore(r, unranked);
+            double d = repoScore(r, defaults);
+            double a = repoScore(r, all);
+            double h = repoScore(r, folds.get(r.language()));
+            heldOut.put(r.name(), h);
+            su += u;
+            sd += d;
+            sa += a;
+            sh += h;
+            sb.append(String.format(Locale.ROOT, "| %s | %s | %.3f | %.3f | %.3f | %.3f |%n", r.name(), r.language(), u,
+                    d, a, h));
+        }
+        int n = repos.size();
+        sb.append(String.format(Locale.ROOT, "| **mean** | | **%.3f** | **%.3f** | **%.3f** | **%.3f** |%n%n", su / n,
+                sd / n, sa / n, sh / n));
+        sb.append("| category | repositories | unranked | wholeRepository() | fitted on all | leave-one-language-out |\n");
+        sb.append("|---|---:|---:|---:|---:|---:|\n");
+        for (String c : SembleDataset.CATEGORIES) {
+            double[] sums = new double[4];
+            int count = 0;
+            for (PreparedRepo r : repos) {
+                double u = repoScore(r, unranked, c);
+                if (Double.isNaN(u)) {
+                    continue;
+                }
+                count++;
+                sums[0] += u;
+                sums[1] += repoScore(r, defaults, c);
+                sums[2] += repoScore(r, all, c);
+                sums[3] += repoScore(r, folds.get(r.language()), c);
+            }
+            sb.append(String.format(Locale.ROOT, "| %s | %d | %.3f | %.3f | %.3f | %.3f |%n", c, count, sums[0] / count,
+                    sums[1] / count, sums[2] / count, sums[3] / count));
+        }
+        sb.append('\n');
+        sb.append("Weights fitted on all repositories (grid ").append(java.util.Arrays.toString(GRID))
+                .append(", coordinate ascent, ").append(PASSES).append(" passes, a weight leaves 0 only for a gain of ")
+                .append(MIN_GAIN).append(", depth ")
+                .append(RepositoryRanking.DEFAULT_DEPTH).append("):\n\n");
+        all.weights().forEach((k, v) -> {
+            if (v != 0) {
+                sb.append("- `").append(k).append("` = ").append(v).append(" (folds choosing the same: ")
+                        .append(folds.values().stream().filter(f -> f.weights().get(k).equals(v)).count()).append('/')
+                        .append(folds.size()).append(")\n");
+            }
+        });
+        sb.append("\nWeights of each leave-one-language-out fold (non-zero only):\n\n");
+        folds.forEach((language, fold) -> {
+            sb.append("- without ").append(language).append(": ");
+            List<String> parts = new ArrayList<>();
+            fold.weights().forEach((k, v) -> {
+                if (v != 0) {
+                    parts.add(k + " " + v);
+                }
+            });
+            sb.append(String.join(", ", parts)).append('\n');
+        });
+        return sb.toString();
+    }
+}

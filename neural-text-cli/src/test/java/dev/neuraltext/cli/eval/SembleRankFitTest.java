@@ -1,0 +1,50 @@
+package dev.neuraltext.cli.eval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.neuraltext.chunk.ChunkMetadata;
+import dev.neuraltext.eval.SpanTarget;
+import dev.neuraltext.retrieve.RepositoryRanking;
+import dev.neuraltext.search.SearchHit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The ranking fit on synthetic candidates whose answer a single signal reveals. */
+class SembleRankFitTest {
+
+    private static SearchHit hit(String path, String symbol, String type, double fused) {
+        return new SearchHit(path + "#" + symbol, symbol, Map.of(ChunkMetadata.PATH, path, ChunkMetadata.SYMBOL, symbol,
+                ChunkMetadata.SYMBOL_TYPE, "method", ChunkMetadata.TYPE, type), Map.of(), fused, fused, Map.of());
+    }
+
+    /** Each question: prose ranked first, the answer (code) second; NDCG 1/log2(3) unranked, 1 once prose sinks. */
+    private static SembleRankFit.PreparedRepo repo(String name, String language, int questions) {
+        RepositoryRanking probe = new RepositoryRanking(RepositoryRanking.DEFAULT_DEPTH, Map.of());
+        List<SembleRankFit.Prepared> qs = new ArrayList<>();
+        for (int i = 0; i < questions; i++) {
+            List<SearchHit> hits = List.of(hit("docs/guide" + i + ".md", "Guide", ChunkMetadata.TYPE_DOC, 1.0),
+                    hit("src/Worker" + i + ".java", "execute", ChunkMetadata.TYPE_CODE, 0.9));
+            String query = "how does step " + i + " run";
+            RepositoryRanking.Candidates c = probe.prepare(query, hits);
+            qs.add(new SembleRankFit.Prepared(c, SembleHarness.spans(c.hits(), ""), new SembleDataset.Question(query,
+                    "semantic", List.of(SpanTarget.file("src/Worker" + i + ".java")))));
+        }
+        return new SembleRankFit.PreparedRepo(name, language, qs);
+    }
+
+    @Test
+    void theFitFindsTheProsePriorAndScoresTheWeightsHeldOut() {
+        List<SembleRankFit.PreparedRepo> repos = List.of(repo("a", "x", 3), repo("b", "y", 2));
+        double unranked = SembleRankFit.score(repos, RepositoryRanking.off());
+        assertThat(unranked).isCloseTo(Math.log(2) / Math.log(3), within(1e-9));
+        RepositoryRanking fitted = SembleRankFit.fit(repos, new RepositoryRanking(RepositoryRanking.DEFAULT_DEPTH,
+                Map.of()));
+        assertThat(fitted.weights().get("doc")).isLessThan(-0.1);
+        assertThat(SembleRankFit.score(repos, fitted)).isCloseTo(1.0, within(1e-9));
+        String report = new SembleRankFit(System.err).report(repos);
+        assertThat(report).contains("| **mean** | | **0.631** |", "`doc` = ", "without x: ");
+    }
+}

@@ -1,0 +1,81 @@
+package dev.neuraltext.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The MCP server's {@code search} tool ranks as {@code neural-text search} does on the same index, chunk by chunk and
+ * file by file ({@code groupBy: "file"} and {@code --group-by file}): both go through the same retriever, ranking stage
+ * and file grouping. The server and the CLI are separate {@code java -jar} processes.
+ */
+class McpCliSameRankingIT {
+
+    @TempDir
+    Path tmp;
+
+    private static final List<String> QUERIES = List.of("backoffDelay", "RetryPolicy",
+            "how long to wait between attempts", "publishing the artifacts", "exponential backoff retries");
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theSearchToolAndTheCliReturnTheSameRanking() throws Exception {
+        Path root = McpServerIT.tree(tmp.resolve("root"));
+        McpServerIT.write(root, "src/main/java/com/acme/retry/Backoff.java", """
+                package com.acme.retry;
+
+                /** Backoff strategies for retries. */
+                public interface Backoff {
+                    /** The delay before the given attempt. */
+                    long delay(int attempt);
+                }
+                """);
+        try (McpServerIT.Server s = McpServerIT.client(root, new ArrayList<>())) {
+            McpServerIT.awaitReady(s.client());
+            for (String q : QUERIES) {
+                McpSchema.CallToolResult r = McpServerIT.call(s.client(), "search", Map.of("query", q, "limit", 5));
+                List<String> mcpIds = ((List<Map<String, Object>>) McpServerIT.structured(r).get("hits")).stream()
+                        .map(h -> (String) h.get("id")).toList();
+                JsonNode cli = cli(root, "search", "--index", root.resolve(".neural-text").toString(), "--no-dense",
+                        "--limit", "5", "--json", q);
+                List<String> cliIds = new ArrayList<>();
+                cli.get("hits").forEach(h -> cliIds.add(h.get("id").asText()));
+                assertThat(mcpIds).as("query '%s'", q).isNotEmpty().isEqualTo(cliIds);
+
+                McpSchema.CallToolResult f = McpServerIT.call(s.client(), "search",
+                        Map.of("query", q, "limit", 3, "groupBy", "file"));
+                List<String> mcpFiles = ((List<Map<String, Object>>) McpServerIT.structured(f).get("files")).stream()
+                        .map(h -> (String) h.get("path")).toList();
+                JsonNode cliF = cli(root, "search", "--index", root.resolve(".neural-text").toString(), "--no-dense",
+                        "--limit", "3", "--group-by", "file", "--json", q);
+                List<String> cliFiles = new ArrayList<>();
+                cliF.get("files").forEach(h -> cliFiles.add(h.get("path").asText()));
+                assertThat(mcpFiles).as("files for '%s'", q).isNotEmpty().isEqualTo(cliFiles);
+            }
+        }
+    }
+
+    private static JsonNode cli(Path dir, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(McpServerIT.javaBin(), "-jar",
+                Path.of(System.getProperty("nt.buildDirectory", "target"), "neural-text.jar").toAbsolutePath()
+                        .toString()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
+        return new ObjectMapper().readTree(out);
+    }
+}

@@ -1,0 +1,69 @@
+package dev.neuraltext.retrieve;
+
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The kinds of file a path says a chunk comes from, each a separate feature of {@link RepositoryRanking} whose weight is
+ * learned: tests, examples, vendored copies, generated code, compatibility or legacy shims, declaration stubs and
+ * package barrels. The rules are the common conventions of the ecosystems (folder and file names), never a project's
+ * own. Stateless.
+ */
+final class PathPriors {
+
+    /** The prior features, in the order of {@link #of}. */
+    static final String[] NAMES = {"test", "example", "vendored", "generated", "compat", "stub", "barrel"};
+
+    private static final Set<String> TEST_DIRS = Set.of("test", "tests", "__tests__", "spec", "specs", "testing",
+            "testdata", "test-data", "fixtures", "__mocks__");
+    /** Plural folder names only: {@code example} is also a package name ({@code com/example/...}). */
+    private static final Set<String> EXAMPLE_DIRS = Set.of("examples", "samples", "demos", "tutorials", "_examples");
+    private static final Set<String> VENDORED_DIRS = Set.of("vendor", "vendored", "third_party", "third-party",
+            "thirdparty", "external", "node_modules", "deps", "extern");
+    private static final Set<String> GENERATED_DIRS = Set.of("generated", "gen", "__generated__", "autogen");
+    private static final Set<String> COMPAT_WORDS = Set.of("compat", "legacy", "deprecated", "shim", "shims",
+            "polyfill", "polyfills", "backport", "backports");
+    private static final Set<String> BARRELS = Set.of("__init__.py", "package-info.java", "module-info.java",
+            "index.js", "index.ts", "index.mjs", "index.cjs", "index.jsx", "index.tsx", "mod.rs", "package.scala");
+
+    private PathPriors() {
+    }
+
+    /** The feature values (0 or 1) of {@code path} (relative, forward slashes), in the order of {@link #NAMES}. */
+    static double[] of(String path) {
+        String lower = path.toLowerCase(Locale.ROOT);
+        String[] segments = lower.split("/");
+        String file = segments[segments.length - 1];
+        String stem = file.contains(".") ? file.substring(0, file.indexOf('.')) : file;
+        boolean test = false;
+        boolean example = false;
+        boolean vendored = false;
+        boolean generated = false;
+        boolean compat = false;
+        for (int i = 0; i < segments.length - 1; i++) {
+            String s = segments[i];
+            test |= TEST_DIRS.contains(s);
+            example |= EXAMPLE_DIRS.contains(s);
+            vendored |= VENDORED_DIRS.contains(s);
+            generated |= GENERATED_DIRS.contains(s);
+            compat |= COMPAT_WORDS.contains(s);
+        }
+        String original = path.substring(path.lastIndexOf('/') + 1);
+        test |= stem.startsWith("test_") || stem.endsWith("_test") || stem.endsWith("_spec") || file.contains(".test.")
+                || file.contains(".spec.") || original.matches("[A-Z]\\w*Tests?\\.\\w+");
+        example |= stem.startsWith("example") || stem.endsWith("_example");
+        generated |= file.contains(".generated.") || file.endsWith(".pb.go") || stem.endsWith("_pb2")
+                || file.endsWith(".min.js") || stem.endsWith("_generated");
+        for (String word : stem.split("[_.-]")) {
+            compat |= COMPAT_WORDS.contains(word);
+        }
+        boolean stub = file.endsWith(".d.ts") || file.endsWith(".d.mts") || file.endsWith(".d.cts")
+                || file.endsWith(".pyi");
+        boolean barrel = BARRELS.contains(file);
+        return new double[] {b(test), b(example), b(vendored), b(generated), b(compat), b(stub), b(barrel)};
+    }
+
+    private static double b(boolean v) {
+        return v ? 1 : 0;
+    }
+}

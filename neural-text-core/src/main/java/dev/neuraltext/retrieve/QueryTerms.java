@@ -1,0 +1,178 @@
+package dev.neuraltext.retrieve;
+
+import dev.neuraltext.text.CodeDomainTokenizer;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * What {@link RepositoryRanking} matches names and paths against: the query's content words (split at case changes and
+ * punctuation, lower-cased, English stop words dropped) and the names it may mention (each token and each of its
+ * dotted segments, and runs of up to three adjacent content words joined, all reduced to lower-case letters and
+ * digits). Words match when equal or, from four letters on, when one is the other plus a suffix ({@code route} and
+ * {@code routes}, {@code parse} and {@code parser}). Immutable.
+ */
+final class QueryTerms {
+
+    private static final int MIN_PREFIX = 4;
+    private static final int MAX_SUFFIX = 3;
+
+    private final List<String> words;
+    private final Set<String> names;
+
+    private QueryTerms(List<String> words, Set<String> names) {
+        this.words = words;
+        this.names = names;
+    }
+
+    static QueryTerms of(String query) {
+        Set<String> stop = CodeDomainTokenizer.englishStopWords();
+        List<String> words = new ArrayList<>();
+        Set<String> names = new LinkedHashSet<>();
+        for (String token : QueryAnalyzer.tokens(query)) {
+            for (String segment : token.split("\\.|#|::|/|\\(\\)")) {
+                String n = normal(segment);
+                if (n.length() >= 2 && !stop.contains(n)) {
+                    names.add(n);
+                }
+            }
+            for (String w : split(token)) {
+                if (!stop.contains(w) && w.length() >= 2 && !words.contains(w)) {
+                    words.add(w);
+                }
+            }
+        }
+        List<String> content = new ArrayList<>();
+        for (String token : QueryAnalyzer.tokens(query)) {
+            String n = normal(token);
+            if (!n.isEmpty() && !stop.contains(token.toLowerCase(Locale.ROOT))) {
+                content.add(n);
+            } else {
+                content.add(null); // a stop word breaks a run
+            }
+        }
+        for (int i = 0; i < content.size(); i++) {
+            StringBuilder run = new StringBuilder();
+            for (int j = i; j < Math.min(content.size(), i + 3) && content.get(j) != null; j++) {
+                run.append(content.get(j));
+                if (j > i) {
+                    names.add(run.toString());
+                }
+            }
+        }
+        return new QueryTerms(List.copyOf(words), Set.copyOf(names));
+    }
+
+    /** Whether {@code symbol}'s last segment (after {@code . # ::}, arguments dropped) is a name the query mentions. */
+    boolean namesSymbol(String symbol) {
+        if (symbol == null || symbol.isBlank()) {
+            return false;
+        }
+        String s = symbol;
+        int paren = s.indexOf('(');
+        if (paren > 0) {
+            s = s.substring(0, paren);
+        }
+        String[] parts = s.split("\\.|#|::");
+        String last = parts.length == 0 ? "" : normal(parts[parts.length - 1]);
+        return last.length() >= 2 && names.contains(last);
+    }
+
+    /** Whether the file's name without extension, or that less a plural {@code s}, is a name the query mentions. */
+    boolean namesFile(String path) {
+        String stem = normal(stem(path));
+        if (stem.length() < 2) {
+            return false;
+        }
+        return names.contains(stem) || stem.endsWith("s") && names.contains(stem.substring(0, stem.length() - 1))
+                || names.contains(stem + "s");
+    }
+
+    /** The share of the query's content words found among the words of the file's name. */
+    double shareInFileName(String path) {
+        return share(split(stem(path)));
+    }
+
+    /** The share of the query's content words found among the words of the file's folders. */
+    double shareInFolders(String path) {
+        int slash = path.lastIndexOf('/');
+        return slash < 0 ? 0 : share(split(path.substring(0, slash)));
+    }
+
+    private double share(List<String> target) {
+        if (words.isEmpty() || target.isEmpty()) {
+            return 0;
+        }
+        int found = 0;
+        for (String w : words) {
+            for (String t : target) {
+                if (matches(w, t)) {
+                    found++;
+                    break;
+                }
+            }
+        }
+        return (double) found / words.size();
+    }
+
+    static boolean matches(String a, String b) {
+        if (a.equals(b)) {
+            return true;
+        }
+        String shorter = a.length() <= b.length() ? a : b;
+        String longer = shorter == a ? b : a;
+        return shorter.length() >= MIN_PREFIX && longer.length() - shorter.length() <= MAX_SUFFIX
+                && longer.startsWith(shorter);
+    }
+
+    private static String stem(String path) {
+        String file = path.substring(path.lastIndexOf('/') + 1);
+        int dot = file.indexOf('.', 1);
+        return dot < 0 ? file : file.substring(0, dot);
+    }
+
+    /** Words of an identifier or path: split at non-alphanumerics and case changes, lower-cased. */
+    static List<String> split(String text) {
+        List<String> out = new ArrayList<>();
+        StringBuilder cur = new StringBuilder();
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (!Character.isLetterOrDigit(c)) {
+                flush(cur, out);
+                continue;
+            }
+            if (cur.length() > 0) {
+                char p = text.charAt(i - 1);
+                boolean lowerToUpper = Character.isLowerCase(p) && Character.isUpperCase(c);
+                boolean acronymEnd = Character.isUpperCase(p) && Character.isUpperCase(c) && i + 1 < text.length()
+                        && Character.isLowerCase(text.charAt(i + 1));
+                if (lowerToUpper || acronymEnd) {
+                    flush(cur, out);
+                }
+            }
+            cur.append(Character.toLowerCase(c));
+        }
+        flush(cur, out);
+        return out;
+    }
+
+    private static void flush(StringBuilder cur, List<String> out) {
+        if (cur.length() > 0) {
+            out.add(cur.toString());
+            cur.setLength(0);
+        }
+    }
+
+    private static String normal(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isLetterOrDigit(c)) {
+                b.append(Character.toLowerCase(c));
+            }
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,109 @@
+package dev.neuraltext.retrieve;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.neuraltext.chunk.ChunkMetadata;
+import dev.neuraltext.search.SearchHit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RepositoryRankingTest {
+
+    private static SearchHit hit(String id, String path, String symbol, String symbolType, double fused) {
+        return new SearchHit(id, "text of " + id, Map.of(ChunkMetadata.PATH, path, ChunkMetadata.SYMBOL, symbol,
+                ChunkMetadata.SYMBOL_TYPE, symbolType, ChunkMetadata.TYPE, ChunkMetadata.TYPE_CODE), Map.of(), fused,
+                fused, Map.of());
+    }
+
+    private static List<String> ids(List<SearchHit> hits) {
+        return hits.stream().map(SearchHit::id).toList();
+    }
+
+    @Test
+    void queryKinds() {
+        assertThat(RepositoryRanking.QueryKind.of("GsonBuilder")).isEqualTo(RepositoryRanking.QueryKind.SYMBOL);
+        assertThat(RepositoryRanking.QueryKind.of("how are custom serializers registered"))
+                .isEqualTo(RepositoryRanking.QueryKind.NATURAL_LANGUAGE);
+        assertThat(RepositoryRanking.QueryKind.of("how does JsonReader skip values"))
+                .isEqualTo(RepositoryRanking.QueryKind.MIXED);
+    }
+
+    @Test
+    void aDefinitionOutranksAMentionOnlyWhenItsWeightSaysSo() {
+        List<SearchHit> hits = List.of(hit("mention", "src/Use.java", "Use.run", "method", 1.0),
+                hit("def", "src/Builder.java", "Builder", "type", 0.8));
+        RepositoryRanking none = new RepositoryRanking(50, Map.of());
+        assertThat(ids(none.rank("Builder", hits))).containsExactly("mention", "def");
+        RepositoryRanking defs = none.withWeight("definition.symbol", 0.5);
+        List<SearchHit> ranked = defs.rank("Builder", hits);
+        assertThat(ids(ranked)).containsExactly("def", "mention");
+        // the signals say why, and the shown score falls with the rank
+        assertThat(ranked.get(0).rankSignals()).containsEntry("definition", 1.0).containsEntry("kind.symbol", 1.0)
+                .containsEntry("base", 0.8).containsKey("score");
+        assertThat(ranked.get(0).score()).isGreaterThanOrEqualTo(ranked.get(1).score());
+        // a natural-language query uses its own weight (0 here): the order stays
+        assertThat(ids(defs.rank("where is the builder made", hits))).containsExactly("mention", "def");
+    }
+
+    @Test
+    void adjacentQueryWordsNameAFileAndAType() {
+        QueryTerms t = QueryTerms.of("streaming json reader and token parsing");
+        assertThat(t.namesFile("gson/stream/JsonReader.java")).isTrue();
+        assertThat(t.namesSymbol("JsonReader")).isTrue();
+        assertThat(t.namesSymbol("JsonWriter")).isFalse();
+        assertThat(t.shareInFileName("x/JsonReader.java")).isEqualTo(2.0 / 5); // of streaming, json, reader, token, parsing
+        assertThat(QueryTerms.of("Transaction").namesFile("core/Transactions.kt")).isTrue();
+        assertThat(t.shareInFolders("gson/stream/JsonReader.java")).isEqualTo(1.0 / 5); // stream ~ streaming
+    }
+
+    @Test
+    void pathPriorsFollowCommonConventions() {
+        assertThat(PathPriors.of("src/test/java/FooTest.java")[0]).isEqualTo(1);
+        assertThat(PathPriors.of("pkg/foo_test.go")[0]).isEqualTo(1);
+        assertThat(PathPriors.of("src/Testing.java")[0]).isZero();
+        assertThat(PathPriors.of("examples/basic/main.rs")[1]).isEqualTo(1);
+        assertThat(PathPriors.of("src/main/java/com/example/Cache.java")[1]).as("a package, not examples").isZero();
+        assertThat(PathPriors.of("third_party/x/y.c")[2]).isEqualTo(1);
+        assertThat(PathPriors.of("api/v2/service.pb.go")[3]).isEqualTo(1);
+        assertThat(PathPriors.of("lib/compat/old_api.py")[4]).isEqualTo(1);
+        assertThat(PathPriors.of("types/index.d.ts")[5]).isEqualTo(1);
+        assertThat(PathPriors.of("pkg/__init__.py")[6]).isEqualTo(1);
+        assertThat(PathPriors.of("src/main/java/a/package-info.java")[6]).isEqualTo(1);
+        assertThat(PathPriors.of("src/main/java/a/Parser.java")).containsOnly(0);
+    }
+
+    @Test
+    void diversityKeepsOneFileFromFillingTheTopUnlessTheQueryNamesIt() {
+        List<SearchHit> hits = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            hits.add(hit("big" + i, "src/Big.java", "Big.m" + i, "method", 1.0 - i * 0.01));
+        }
+        hits.add(hit("other", "src/Other.java", "Other.m", "method", 0.9));
+        RepositoryRanking diverse = new RepositoryRanking(50, Map.of("diversity", 0.1));
+        // Other (0.9) beats Big's second chunk (0.99 - 0.1)
+        assertThat(ids(diverse.rank("merge sorted lists", hits)).subList(0, 2)).containsExactly("big0", "other");
+        // a query naming the file keeps its chunks together
+        assertThat(ids(diverse.rank("Big", hits)).subList(0, 2)).containsExactly("big0", "big1");
+    }
+
+    @Test
+    void fileEvidenceLiftsTheBestChunkOfACoherentFile() {
+        List<SearchHit> hits = List.of(hit("lone", "a/Lone.java", "Lone.x", "method", 1.0),
+                hit("c1", "a/Coherent.java", "Coherent.a", "method", 0.9),
+                hit("c2", "a/Coherent.java", "Coherent.b", "method", 0.5));
+        RepositoryRanking files = new RepositoryRanking(50, Map.of("fileEvidence.natural", 0.3));
+        // c1: 0.9 + 0.3 * 0.5 = 1.05 > 1.0
+        assertThat(ids(files.rank("compute the thing", hits))).containsExactly("c1", "lone", "c2");
+    }
+
+    @Test
+    void offLeavesTheListAloneAndUnknownParametersAreRefused() {
+        List<SearchHit> hits = List.of(hit("a", "a.go", "A", "type", 1), hit("b", "b.go", "B", "type", 0.5));
+        assertThat(RepositoryRanking.off().rank("B", hits)).isSameAs(hits);
+        assertThatThrownBy(() -> new RepositoryRanking(10, Map.of("nope", 1.0))).hasMessageContaining("'nope'");
+        assertThatThrownBy(() -> new RepositoryRanking(-1, Map.of())).hasMessageContaining("-1");
+    }
+}
