@@ -9,8 +9,9 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * A static dense {@link Embedder}: one vector per word piece, no neural network at index or query time. A text is
@@ -121,16 +122,22 @@ public final class StaticEmbedder implements Embedder, AutoCloseable {
     public List<float[]> embed(List<String> texts, TextRole role) {
         Checks.notNull(texts, "texts");
         Checks.notNull(role, "role");
-        List<float[]> out = new ArrayList<>(texts.size());
         for (int i = 0; i < texts.size(); i++) {
-            String text = texts.get(i);
-            if (text == null) {
+            if (texts.get(i) == null) {
                 throw new NullPointerException("texts[" + i + "] must not be null");
             }
-            out.add(embedIds(tokenizer.contentIds(text)));
         }
-        return out;
+        float[][] out = new float[texts.size()][];
+        // A call of many texts is spread over the common fork-join pool (the cores the JVM sees), as the ONNX
+        // embedders spread a batch over their intra-op threads; a few texts are cheaper on the calling thread.
+        IntStream range = IntStream.range(0, texts.size());
+        (texts.size() >= PARALLEL_THRESHOLD ? range.parallel() : range)
+                .forEach(i -> out[i] = embedIds(tokenizer.contentIds(texts.get(i))));
+        return Arrays.asList(out);
     }
+
+    /** Calls with at least this many texts are embedded in parallel. */
+    private static final int PARALLEL_THRESHOLD = 64;
 
     /** The normalised sum of the rows of {@code ids} (ids outside the table are skipped). */
     float[] embedIds(long[] ids) {

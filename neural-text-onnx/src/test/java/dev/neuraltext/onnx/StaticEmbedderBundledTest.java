@@ -49,6 +49,21 @@ class StaticEmbedderBundledTest {
     }
 
     @Test
+    void aLargeCallEmbedsInParallelAsOneTextAtATime() {
+        List<String> texts = new java.util.ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            texts.add("method number " + i + " retries the request " + (i % 7) + " times");
+        }
+        try (StaticEmbedder embedder = StaticEmbedder.bundled()) {
+            List<float[]> all = embedder.embed(texts, TextRole.DOCUMENT);
+            assertThat(all).hasSize(texts.size());
+            for (int i = 0; i < texts.size(); i += 37) {
+                assertThat(all.get(i)).containsExactly(embedder.embed(List.of(texts.get(i)), TextRole.DOCUMENT).get(0));
+            }
+        }
+    }
+
+    @Test
     void aCopyOnDiskGivesTheSameVectors() throws IOException {
         Path file = dir.resolve("copy.ntsm");
         Files.write(file, resource());
