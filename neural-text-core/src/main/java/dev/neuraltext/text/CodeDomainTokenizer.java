@@ -115,7 +115,7 @@ public final class CodeDomainTokenizer {
         this.stemCompounds = b.stemCompounds;
         this.stemmer = b.stemmer;
         this.maxTermLength = b.maxTermLength;
-        this.id = "code-v1(stop=" + describeStops(stops, b.stopWordsOnParts, b.keepCodeStopWords)
+        this.id = "code-v2(stop=" + describeStops(stops, b.stopWordsOnParts, b.keepCodeStopWords)
                 + ",digits=" + (digitJoins ? "split+join" : "split")
                 + ",stem=" + (stemming ? b.stemmerName + (b.stemCompounds ? "" : "-parts") : "none")
                 + ",maxTermLength=" + maxTermLength + ")";
@@ -146,7 +146,7 @@ public final class CodeDomainTokenizer {
 
     /**
      * A stable description of this configuration, e.g.
-     * {@code code-v1(stop=english,digits=split+join,stem=minimal-plural,maxTermLength=255)}; equal descriptions mean
+     * {@code code-v2(stop=english,digits=split+join,stem=minimal-plural,maxTermLength=255)}; equal descriptions mean
      * equal output, so stores put it in index fingerprints.
      */
     public String id() {
@@ -179,7 +179,7 @@ public final class CodeDomainTokenizer {
                 i += Character.charCount(cp);
                 continue;
             }
-            int end = IdentifierSplitter.wordEnd(text, i);
+            int end = IdentifierSplitter.kebabWordEnd(text, i);
             emitWord(text, i, end, parts, compound, sink);
             i = end;
         }
@@ -221,7 +221,7 @@ public final class CodeDomainTokenizer {
         parts.segment = 0;
         int segStart = start;
         for (int i = start; i <= end; i++) {
-            if (i == end || text.charAt(i) == '_') {
+            if (i == end || text.charAt(i) == '_' || text.charAt(i) == '-') {
                 if (i > segStart) {
                     IdentifierSplitter.splitSegment(text, segStart, i, parts);
                     parts.segment++;

@@ -64,6 +64,22 @@ final class IdentifierSplitter {
     }
 
     /**
+     * As {@link #wordEnd}, but a word also runs on across a single hyphen between a letter or digit and a letter
+     * ({@code max-retry-count}, {@code set-car!}): kebab-case names are one word with hyphen-separated segments, as
+     * snake_case names are with underscores. A hyphen before a digit ({@code x-1}), doubled ({@code a--b}) or at either
+     * end does not join.
+     */
+    static int kebabWordEnd(CharSequence text, int start) {
+        int i = wordEnd(text, start);
+        int n = text.length();
+        while (i + 1 < n && text.charAt(i) == '-' && i > start && Character.isLetterOrDigit(text.charAt(i - 1))
+                && Character.isLetter(text.charAt(i + 1))) {
+            i = wordEnd(text, i + 1);
+        }
+        return i;
+    }
+
+    /**
      * Splits the segment {@code [start, end)} (no underscores inside) into parts, in order. Never emits an empty part.
      */
     static void splitSegment(CharSequence text, int start, int end, PartSink sink) {

@@ -29,10 +29,15 @@ class CodeDomainTokenizerLanguagesTest {
     }
 
     @Test
-    void kebabCaseGivesItsPartsAsWordsLikeHyphenatedProse() {
-        // a hyphen separates words, as in prose ("thread-safe"): the parts are found, no compound is made
-        assertThat(terms("max-retry-count")).containsExactly("max/word", "retry/word", "count/word");
-        assertThat(terms("(set-car! pair 1)")).containsExactly("set/word", "car/word", "pair/word", "1/word");
+    void kebabCaseGivesCompoundPlusParts() {
+        // a hyphen between letters joins as an underscore does: compound plus parts, as for snake_case
+        assertThat(terms("max-retry-count")).containsExactly("maxretrycount/compound", "max/part", "retry/part",
+                "count/part");
+        assertThat(terms("(set-car! pair 1)")).containsExactly("setcar/compound", "set/part", "car/part", "pair/word",
+                "1/word");
+        // a hyphen before a digit, doubled, or at either end does not join
+        assertThat(terms("x-1 --verbose ab--cd trailing-")).containsExactly("x/word", "1/word", "verbose/word", "ab/word",
+                "cd/word", "trailing/word");
     }
 
     @Test

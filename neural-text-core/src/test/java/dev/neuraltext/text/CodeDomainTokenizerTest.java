@@ -151,7 +151,7 @@ class CodeDomainTokenizerTest {
     @Test
     void idDescribesTheConfiguration() {
         assertThat(tokenizer.id()).isEqualTo(CodeDomainTokenizer.builder().build().id())
-                .isEqualTo("code-v1(stop=english,digits=split+join,stem=minimal-plural-parts,maxTermLength=255)");
+                .isEqualTo("code-v2(stop=english,digits=split+join,stem=minimal-plural-parts,maxTermLength=255)");
         assertThat(CodeDomainTokenizer.builder().dropJavaKeywords(true).build().id()).contains("stop=english+java");
         assertThat(CodeDomainTokenizer.builder().stopWords(List.of("x", "y")).build().id()).contains("stop=custom:2:");
         assertThat(CodeDomainTokenizer.builder().stopWords(List.of()).build().id()).contains("stop=none");
