@@ -10,6 +10,7 @@ import dev.neuraltext.ingest.IndexUpdate;
 import dev.neuraltext.filter.PayloadFilter;
 import dev.neuraltext.retrieve.DenseText;
 import dev.neuraltext.retrieve.HybridCaseRetriever;
+import dev.neuraltext.retrieve.RepositoryRanking;
 import dev.neuraltext.qdrant.QdrantCaseStore;
 import dev.neuraltext.retrieve.DenseBackfill;
 import dev.neuraltext.store.CaseStore;
@@ -66,7 +67,7 @@ final class IndexSession implements AutoCloseable {
         this.indexDir = indexDir;
         this.store = store;
         this.embedder = embedder;
-        HybridCaseRetriever.Builder b = HybridCaseRetriever.builder(store);
+        HybridCaseRetriever.Builder b = HybridCaseRetriever.builder(store).ranking(RepositoryRanking.wholeRepository());
         if (embedder != null) {
             b.embedder(embedder);
         }

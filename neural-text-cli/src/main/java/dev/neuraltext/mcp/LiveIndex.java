@@ -12,6 +12,7 @@ import dev.neuraltext.ingest.IndexManifest;
 import dev.neuraltext.ingest.IndexUpdate;
 import dev.neuraltext.retrieve.DenseBackfill;
 import dev.neuraltext.retrieve.HybridCaseRetriever;
+import dev.neuraltext.retrieve.RepositoryRanking;
 import dev.neuraltext.search.SearchRequest;
 import dev.neuraltext.search.SearchResponse;
 import dev.neuraltext.store.DenseCoverage;
@@ -251,7 +252,7 @@ final class LiveIndex implements AutoCloseable {
     }
 
     private View viewOf(InMemoryCaseStore store, IndexManifest manifest) {
-        HybridCaseRetriever.Builder search = HybridCaseRetriever.builder(store);
+        HybridCaseRetriever.Builder search = HybridCaseRetriever.builder(store).ranking(RepositoryRanking.wholeRepository());
         Embedder e = embedder;
         if (e != null) {
             search.embedder(e);

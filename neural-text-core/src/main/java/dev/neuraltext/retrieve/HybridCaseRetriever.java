@@ -336,6 +336,11 @@ public final class HybridCaseRetriever {
         return Collections.unmodifiableSet(legs);
     }
 
+    /** The ranking stage over the fused candidates (see the class documentation). */
+    public RepositoryRanking ranking() {
+        return ranking;
+    }
+
     /** The store this retriever indexes into and searches. */
     public CaseStore store() {
         return store;

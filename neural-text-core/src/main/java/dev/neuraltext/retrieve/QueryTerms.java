@@ -90,6 +90,17 @@ final class QueryTerms {
                 || names.contains(stem + "s");
     }
 
+    /**
+     * Whether the file's whole name less its last extension ({@code SqlMapper} of {@code SqlMapper.cs}, but
+     * {@code SqlMapper.Settings} of {@code SqlMapper.Settings.cs}) is a name the query mentions.
+     */
+    boolean namesFileExactly(String path) {
+        String file = path.substring(path.lastIndexOf('/') + 1);
+        int dot = file.lastIndexOf('.');
+        String n = normal(dot <= 0 ? file : file.substring(0, dot));
+        return n.length() >= 2 && names.contains(n);
+    }
+
     /** The share of the query's content words found among the words of the file's name. */
     double shareInFileName(String path) {
         return share(split(stem(path)));

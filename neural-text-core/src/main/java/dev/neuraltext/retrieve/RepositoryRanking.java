@@ -1,6 +1,8 @@
 package dev.neuraltext.retrieve;
 
 import dev.neuraltext.chunk.ChunkMetadata;
+import dev.neuraltext.fusion.Leg;
+import dev.neuraltext.fusion.LegScore;
 import dev.neuraltext.internal.Checks;
 import dev.neuraltext.search.SearchHit;
 import java.util.ArrayList;
@@ -64,9 +66,10 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
         }
     }
 
-    private static final String[] PER_KIND = {"definition", "fileName", "fileQueried", "fileEvidence", "typeChunk"};
-    private static final String[] GLOBAL = {"folder", "doc", "header", "test", "example", "vendored", "generated", "compat",
-        "stub", "barrel", "diversity"};
+    private static final String[] PER_KIND = {"definition", "typeDefinition", "fileName", "fileQueried", "fileExact",
+        "fileEvidence", "fileDense", "typeChunk", "bm25", "dense"};
+    private static final String[] GLOBAL = {"folder", "doc", "header", "tiny", "size", "test", "example", "vendored", "generated",
+        "compat", "stub", "barrel", "diversity"};
 
     /** Every weight's name: {@code <signal>.<kind>} for the kind-specific ones, then the global ones. */
     public static final List<String> PARAMETERS;
@@ -110,34 +113,35 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
     }
 
     /**
-     * The weights for whole-repository questions: fitted by coordinate ascent on the 19 repositories of the semble-dev split (one per
-     * language, 380 questions; BM25 candidates, syntax-tree chunks), a weight leaving 0 only for a gain of 0.002 mean
-     * NDCG@10; leave-one-language-out the same procedure scores 0.768 against 0.683 unranked (in sample 0.801).
-     * Definition 0.5 for every kind; file name 1.0 / 0.2 / 0.3 (symbol / natural / mixed); the file the query names
-     * 1.0 / 0.3 / 0.2; file evidence 0.3 / 0.1 / 0; a type chunk +0.1 for mixed queries; folder 1.0; prose -3;
-     * examples -3; diversity 2 (in effect one chunk per file before a second one, unless the query names the file).
+     * The weights for whole-repository questions, which {@code neural-text search}, {@code demo} and the MCP server
+     * use: fitted by coordinate ascent ({@code neural-text eval --semble --fit-ranking}) on the 19 repositories of the
+     * semble-dev split (one per language, 380 questions; syntax-tree chunks; candidates of the default hybrid search,
+     * BM25 and bge-small-en-v1.5-q fused), a weight leaving 0 only for a gain of 0.005 mean NDCG@10. Held out
+     * (leave-one-language-out) the same procedure scores 0.806 against 0.739 unranked (0.825 in sample).
+     * Definition 0.2 for natural-language queries; file name 0.5 for symbol queries; the file the query names
+     * 1.0 / 0.3 / 0.3 (symbol / natural / mixed); the dense leg's relative similarity +1.0 for natural-language
+     * queries; prose -3; diversity 2 (in effect one chunk per file before a second one, unless the query names the
+     * file).
      */
     public static RepositoryRanking wholeRepository() {
         return DEFAULTS;
     }
 
     /**
-     * The default of {@link HybridCaseRetriever}: {@link #off()}. {@link #wholeRepository()} helps whole-repository
-     * questions held out but costs the chunk-level dev datasets too much (hybrid MRR@10 commons-lang 0.729 to 0.616,
-     * testcontainers-docs 0.936 to 0.813, commons-lang-commits 0.723 to 0.736), so it is not the default yet.
+     * The default of {@link HybridCaseRetriever}: {@link #off()}, because a retriever may hold any collection.
+     * {@link #wholeRepository()} is for an index of a repository's files (what the command line and the MCP server
+     * build); on the chunk-level dev datasets, where the answer is one method among many of the same file, its
+     * one-chunk-per-file diversity costs MRR@10 (figures in the README).
      */
     public static RepositoryRanking defaults() {
         return off();
     }
 
     private static final RepositoryRanking DEFAULTS = new RepositoryRanking(DEFAULT_DEPTH, Map.ofEntries(
-            Map.entry("definition.symbol", 0.5), Map.entry("definition.natural", 0.5),
-            Map.entry("definition.mixed", 0.5), Map.entry("fileName.symbol", 1.0), Map.entry("fileName.natural", 0.2),
-            Map.entry("fileName.mixed", 0.3), Map.entry("fileQueried.symbol", 1.0),
-            Map.entry("fileQueried.natural", 0.3), Map.entry("fileQueried.mixed", 0.2),
-            Map.entry("fileEvidence.symbol", 0.3), Map.entry("fileEvidence.natural", 0.1),
-            Map.entry("typeChunk.mixed", 0.1), Map.entry("folder", 1.0), Map.entry("doc", -3.0),
-            Map.entry("example", -3.0), Map.entry("diversity", 2.0)));
+            Map.entry("definition.natural", 0.2), Map.entry("fileName.symbol", 0.5),
+            Map.entry("fileQueried.symbol", 1.0), Map.entry("fileQueried.natural", 0.3),
+            Map.entry("fileQueried.mixed", 0.3), Map.entry("dense.natural", 1.0), Map.entry("doc", -3.0),
+            Map.entry("diversity", 2.0)));
 
     /** A copy with {@code name}'s weight set to {@code value}. */
     public RepositoryRanking withWeight(String name, double value) {
@@ -176,6 +180,8 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
     /** One query's candidates with their features; {@link #rank} orders them under any weights. Immutable. */
     public static final class Candidates {
 
+        /** A chunk of at most this many lines is {@code tiny} (a one-line declaration, a field, an alias). */
+        static final int TINY_LINES = 2;
         private static final int BASE = 0;
         private static final int DEFINITION = 1;
         private static final int FILE_NAME = 2;
@@ -185,7 +191,14 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
         private static final int DOC = 6;
         private static final int TYPE_CHUNK = 7;
         private static final int HEADER = 8;
-        private static final int PRIORS = 9;
+        private static final int TYPE_DEFINITION = 9;
+        private static final int FILE_EXACT = 10;
+        private static final int BM25 = 11;
+        private static final int DENSE = 12;
+        private static final int TINY = 13;
+        private static final int FILE_DENSE = 14;
+        private static final int SIZE = 15;
+        private static final int PRIORS = 16;
         private static final int WIDTH = PRIORS + PathPriors.NAMES.length;
 
         private final QueryKind kind;
@@ -204,6 +217,20 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
             file = new int[n];
             Map<String, Integer> files = new HashMap<>();
             double top = n == 0 ? 1 : Math.max(1e-12, hits.get(0).fusedScore());
+            double bm25Top = 0;
+            double denseTop = Double.NEGATIVE_INFINITY;
+            double denseLow = Double.POSITIVE_INFINITY;
+            for (SearchHit h : hits) {
+                LegScore b = h.legs().get(Leg.BM25);
+                if (b != null) {
+                    bm25Top = Math.max(bm25Top, b.score());
+                }
+                LegScore d = h.legs().get(Leg.DENSE);
+                if (d != null) {
+                    denseTop = Math.max(denseTop, d.score());
+                    denseLow = Math.min(denseLow, d.score());
+                }
+            }
             for (int i = 0; i < n; i++) {
                 SearchHit h = hits.get(i);
                 String path = h.metadata().getOrDefault(ChunkMetadata.PATH, "");
@@ -223,6 +250,15 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
                 f[TYPE_CHUNK] = ChunkMetadata.SYMBOL_TYPE_TYPE.equals(symbolType)
                         || ChunkMetadata.SYMBOL_TYPE_MODULE.equals(symbolType) ? 1 : 0;
                 f[HEADER] = ChunkMetadata.SYMBOL_TYPE_HEADER.equals(symbolType) ? 1 : 0;
+                f[TYPE_DEFINITION] = f[DEFINITION] * f[TYPE_CHUNK];
+                f[FILE_EXACT] = terms.namesFileExactly(path) ? 1 : 0;
+                LegScore b = h.legs().get(Leg.BM25);
+                f[BM25] = b == null || bm25Top <= 0 ? 0 : b.score() / bm25Top;
+                LegScore d = h.legs().get(Leg.DENSE);
+                f[DENSE] = d == null ? 0 : denseTop > denseLow ? (d.score() - denseLow) / (denseTop - denseLow) : 1;
+                int lines = lines(h.metadata());
+                f[TINY] = lines <= TINY_LINES ? 1 : 0;
+                f[SIZE] = lines == Integer.MAX_VALUE ? 0 : Math.min(1, Math.log10(Math.max(1, lines)) / 3);
                 System.arraycopy(PathPriors.of(path), 0, f, PRIORS, PathPriors.NAMES.length);
             }
             for (int i = 0; i < n; i++) {
@@ -240,6 +276,22 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
                     }
                 }
                 features[i][FILE_EVIDENCE] = first + second;
+                double dense = 0;
+                for (int j = 0; j < n; j++) {
+                    if (j != i && file[j] == file[i]) {
+                        dense = Math.max(dense, features[j][DENSE]);
+                    }
+                }
+                features[i][FILE_DENSE] = dense;
+            }
+        }
+
+        private static int lines(Map<String, String> metadata) {
+            try {
+                return Integer.parseInt(metadata.getOrDefault(ChunkMetadata.END_LINE, "0"))
+                        - Integer.parseInt(metadata.getOrDefault(ChunkMetadata.START_LINE, "0")) + 1;
+            } catch (NumberFormatException e) {
+                return Integer.MAX_VALUE; // no line span: not a tiny chunk
             }
         }
 
@@ -282,6 +334,29 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
             int[] order = new int[hits.size()];
             select(ranking, weightsFor(ranking), order, new double[hits.size()]);
             return order;
+        }
+
+        /**
+         * The value each of {@link #PARAMETERS} multiplies for candidate {@code i} (in that order): its feature for the
+         * global parameters and for this query's kind, 0 for the other kinds' and for {@code diversity}. With
+         * {@link #base(int)}, what a learned linear model of the ranking score is fitted on.
+         */
+        public double[] parameterValues(int i) {
+            String[] names = names();
+            double[] out = new double[PARAMETERS.size()];
+            for (int f = 1; f < WIDTH; f++) {
+                int at = PARAMETERS.indexOf(names[f] + "." + kind.key());
+                if (at < 0) {
+                    at = PARAMETERS.indexOf(names[f]);
+                }
+                out[at] = features[i][f];
+            }
+            return out;
+        }
+
+        /** Candidate {@code i}'s {@code base} feature: its fused score relative to the best candidate's (weight 1). */
+        public double base(int i) {
+            return features[i][BASE];
         }
 
         /** The candidate hits as given (best fused first). */
@@ -347,6 +422,13 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
             names[DOC] = "doc";
             names[TYPE_CHUNK] = "typeChunk";
             names[HEADER] = "header";
+            names[TYPE_DEFINITION] = "typeDefinition";
+            names[FILE_EXACT] = "fileExact";
+            names[BM25] = "bm25";
+            names[DENSE] = "dense";
+            names[TINY] = "tiny";
+            names[FILE_DENSE] = "fileDense";
+            names[SIZE] = "size";
             System.arraycopy(PathPriors.NAMES, 0, names, PRIORS, PathPriors.NAMES.length);
             return names;
         }
@@ -364,6 +446,13 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
             w[DOC] = m.get("doc");
             w[TYPE_CHUNK] = m.get("typeChunk" + k);
             w[HEADER] = m.get("header");
+            w[TYPE_DEFINITION] = m.get("typeDefinition" + k);
+            w[FILE_EXACT] = m.get("fileExact" + k);
+            w[BM25] = m.get("bm25" + k);
+            w[DENSE] = m.get("dense" + k);
+            w[TINY] = m.get("tiny");
+            w[FILE_DENSE] = m.get("fileDense" + k);
+            w[SIZE] = m.get("size");
             for (int p = 0; p < PathPriors.NAMES.length; p++) {
                 w[PRIORS + p] = m.get(PathPriors.NAMES[p]);
             }

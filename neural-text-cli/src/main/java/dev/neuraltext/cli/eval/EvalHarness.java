@@ -21,6 +21,7 @@ import dev.neuraltext.onnx.OnnxEmbedder;
 import dev.neuraltext.retrieve.DenseText;
 import dev.neuraltext.retrieve.GradedFusion;
 import dev.neuraltext.retrieve.HybridCaseRetriever;
+import dev.neuraltext.retrieve.RepositoryRanking;
 import dev.neuraltext.search.SearchHit;
 import dev.neuraltext.search.SearchRequest;
 import dev.neuraltext.search.SearchResponse;
@@ -120,6 +121,10 @@ final class EvalHarness {
         reranker = settings.rerankerModel() == null ? null : OptionalModels.reranker(settings.rerankerModel(), owned);
         HybridCaseRetriever.Builder rb = HybridCaseRetriever.builder(InMemoryCaseStore.create())
                 .denseText(settings.denseText());
+        if ("whole-repository".equals(System.getProperty("nt.eval.ranking"))) {
+            // what the chunk-level datasets score under the command line's ranking stage (README, "Ranking stage")
+            rb.ranking(RepositoryRanking.wholeRepository());
+        }
         if (embedder != null) {
             rb.embedder(embedder);
         }

@@ -35,8 +35,9 @@ import java.util.function.Function;
  * dense vectors backfilled as {@code index} does), each question is searched by every system, and the top
  * {@value SpanNdcg#K} chunks are scored with {@link SpanNdcg} (chunk level and file level).
  *
- * <p>Systems: {@code default} (the library's default search: every leg the index has, default fusion and ranking; the
- * dense leg only when a model is loaded), {@code bm25} (the BM25 leg alone, same index), and the {@code grep} peer
+ * <p>Systems: {@code default} (the search {@code neural-text search} and the MCP server run: every leg the index has,
+ * default fusion, {@link RepositoryRanking#wholeRepository()}; the dense leg only when a model is loaded),
+ * {@code default-unranked} (the same without the ranking stage), {@code bm25} (the BM25 leg alone, same index), and the {@code grep} peer
  * ({@link GrepPeer}) over the same chunks. Document embeddings go through {@link EmbeddingCache} when a cache folder is
  * given. Not thread-safe; one run at a time.
  */
@@ -115,7 +116,7 @@ final class SembleHarness {
 
     /** Indexes {@code repo}'s folder as {@code neural-text index} does, with the dense leg when {@code embedder}. */
     static Indexed index(SembleDataset.Repository repo, Embedder embedder) {
-        return index(repo, embedder, RepositoryRanking.defaults());
+        return index(repo, embedder, RepositoryRanking.wholeRepository());
     }
 
     /** As {@link #index(SembleDataset.Repository, Embedder)}, searching with {@code ranking}. */
@@ -157,7 +158,7 @@ final class SembleHarness {
             }
             grep.index(docs, ProgressBar.silent());
         }
-        HybridCaseRetriever unranked = RepositoryRanking.defaults().isOff() ? null : retriever(ix, cache,
+        HybridCaseRetriever unranked = ix.retriever().ranking().isOff() ? null : retriever(ix, cache,
                 RepositoryRanking.off());
         List<QuestionResult> results = new ArrayList<>();
         for (SembleDataset.Question q : repo.questions()) {

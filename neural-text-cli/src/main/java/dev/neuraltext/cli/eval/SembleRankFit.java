@@ -112,6 +112,17 @@ final class SembleRankFit {
         return o;
     }
 
+    /** The fitting method: {@code -Dnt.rankFit.method=linear} ({@link SembleLinearFit}) or coordinate ascent. */
+    static final String METHOD = System.getProperty("nt.rankFit.method", "ascent");
+
+    private static RepositoryRanking fitBy(List<PreparedRepo> repos, RepositoryRanking start) {
+        return switch (METHOD) {
+            case "linear" -> SembleLinearFit.fit(repos);
+            case "linear+ascent" -> fit(repos, SembleLinearFit.fit(repos));
+            default -> fit(repos, start);
+        };
+    }
+
     /** Coordinate ascent from {@code start} over {@link #GRID}, {@value #PASSES} passes, on {@code repos}. */
     static RepositoryRanking fit(List<PreparedRepo> repos, RepositoryRanking start) {
         RepositoryRanking best = start.withDepth(RepositoryRanking.DEFAULT_DEPTH);
@@ -139,12 +150,47 @@ final class SembleRankFit {
         return best;
     }
 
+    /**
+     * With {@code -Dnt.rankFit.dump=FILE}: writes every question under {@code ranking} (repository, category, kind,
+     * NDCG@10, targets, the top 10 with their signals) to FILE, for reading where the ranking fails.
+     */
+    private void dump(List<PreparedRepo> repos, RepositoryRanking ranking) {
+        String file = System.getProperty("nt.rankFit.dump");
+        if (file == null) {
+            return;
+        }
+        StringBuilder sb = new StringBuilder();
+        for (PreparedRepo r : repos) {
+            for (Prepared p : r.questions()) {
+                sb.append(String.format(Locale.ROOT, "%s\t%s\t%s\t%.3f\t%s%n", r.name(), p.question().category(),
+                        p.candidates().kind(), ndcg(p, ranking), p.question().query()));
+                sb.append("  targets: ").append(p.question().targets()).append(" at candidate ranks ");
+                for (int i = 0; i < p.spans().size(); i++) {
+                    if (SpanNdcg.chunkLevel(List.of(p.spans().get(i)), p.question().targets(), 1) > 0) {
+                        sb.append(i + 1).append(' ');
+                    }
+                }
+                sb.append('\n');
+                List<SearchHit> ranked = p.candidates().rank(ranking);
+                for (int i = 0; i < Math.min(SpanNdcg.K, ranked.size()); i++) {
+                    SearchHit h = ranked.get(i);
+                    sb.append("  ").append(i + 1).append(' ').append(h.metadata().get("path")).append(':')
+                            .append(h.metadata().get("startLine")).append('-').append(h.metadata().get("endLine"))
+                            .append(' ').append(h.metadata().getOrDefault("symbol", "")).append(' ')
+                            .append(h.rankSignals()).append('\n');
+                }
+            }
+        }
+        log.println("wrote " + ReportWriter.writeText(java.nio.file.Path.of(file), sb.toString()));
+    }
+
     /** The fit report (Markdown): unranked, defaults, fitted in sample, leave-one-language-out, the fitted weights. */
     String report(List<PreparedRepo> repos) {
         RepositoryRanking unranked = RepositoryRanking.off();
         RepositoryRanking defaults = RepositoryRanking.wholeRepository();
         RepositoryRanking zero = new RepositoryRanking(RepositoryRanking.DEFAULT_DEPTH, Map.of());
-        RepositoryRanking all = fit(repos, zero);
+        RepositoryRanking all = fitBy(repos, zero);
+        dump(repos, all);
         Map<String, Double> heldOut = new LinkedHashMap<>();
         Map<String, RepositoryRanking> folds = new LinkedHashMap<>();
         for (PreparedRepo r : repos) {
@@ -152,7 +198,7 @@ final class SembleRankFit {
                 continue;
             }
             List<PreparedRepo> train = repos.stream().filter(x -> !x.language().equals(r.language())).toList();
-            RepositoryRanking fold = fit(train, zero);
+            RepositoryRanking fold = fitBy(train, zero);
             folds.put(r.language(), fold);
             log.printf(Locale.ROOT, "fit: without %s: %.4f on the others%n", r.language(), score(train, fold));
         }
