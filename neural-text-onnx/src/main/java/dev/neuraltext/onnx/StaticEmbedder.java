@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.IntStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A static dense {@link Embedder}: one vector per word piece, no neural network at index or query time. A text is
@@ -25,8 +27,13 @@ import java.util.stream.IntStream;
  * {@value #BUNDLED_DIMENSION} int8 values with one scale each. {@link #load(Path)} reads a model file of the same
  * format made by that tool. Embedding costs one table look-up per word piece: no matrix products.
  *
- * <p>Thread safety: safe for concurrent use; the model is immutable. It holds a native tokenizer: the creator
- * {@link #close()}s it; using it after close throws {@link IllegalStateException}.
+ * <p>Tokenisation: a BERT WordPiece {@code tokenizer.json} (the bundled model's, and any with normalizer
+ * {@code BertNormalizer}, pre-tokenizer {@code BertPreTokenizer} and model {@code WordPiece}) runs in pure Java with
+ * the same ids as the native Hugging Face tokenizer; any other tokenizer.json is loaded into the native tokenizer
+ * (DJL), which costs about ten times more per text (logged once at INFO when the model loads).
+ *
+ * <p>Thread safety: safe for concurrent use; the model is immutable. The creator {@link #close()}s it (which frees
+ * the native tokenizer, if one is used); using it after close throws {@link IllegalStateException}.
  */
 public final class StaticEmbedder implements Embedder, AutoCloseable {
 
@@ -37,17 +44,42 @@ public final class StaticEmbedder implements Embedder, AutoCloseable {
     /** The classpath resource of the bundled model. */
     public static final String BUNDLED_RESOURCE = "dev/neuraltext/onnx/static/" + BUNDLED_MODEL_NAME + ".ntsm";
 
-    private final StaticModelFile model;
-    private final ModelTokenizer tokenizer;
-    private final String modelId;
+    private static final Logger LOG = LoggerFactory.getLogger(StaticEmbedder.class);
 
-    private StaticEmbedder(StaticModelFile model, String source) {
+    /** Which tokenizer runs a model's tokenizer.json. Internal: the choice is made by {@link #bundled()} and
+     * {@link #load(Path)}; tests ask for the native one to compare. */
+    enum Tokenization {
+        /** The pure-Java WordPiece tokenizer when the tokenizer.json allows it, else the native one. */
+        JAVA_IF_SUPPORTED,
+        /** Always the native (DJL) tokenizer. */
+        NATIVE
+    }
+
+    private final StaticModelFile model;
+    /** Exactly one of the two tokenizers is set. */
+    private final WordPieceTokenizer javaTokenizer;
+    private final ModelTokenizer nativeTokenizer;
+    private final String modelId;
+    private volatile boolean closed;
+
+    private StaticEmbedder(StaticModelFile model, String source, Tokenization tokenization) {
         this.model = model;
-        this.tokenizer = ModelTokenizer.load(model.tokenizerJson(), source + " (its tokenizer)", 0);
-        if (tokenizer.vocabSize() > model.vocabularySize()) {
-            tokenizer.close();
+        String tokenizerSource = source + " (its tokenizer)";
+        WordPieceTokenizer java = null;
+        if (tokenization == Tokenization.JAVA_IF_SUPPORTED) {
+            try {
+                java = WordPieceTokenizer.fromJson(model.tokenizerJson(), tokenizerSource);
+            } catch (WordPieceTokenizer.UnsupportedTokenizerException e) {
+                LOG.info("{}; using the native tokenizer (DJL) instead", e.getMessage());
+            }
+        }
+        this.javaTokenizer = java;
+        this.nativeTokenizer = java == null ? ModelTokenizer.load(model.tokenizerJson(), tokenizerSource, 0) : null;
+        int vocabSize = java != null ? java.vocabSize() : nativeTokenizer.vocabSize();
+        if (vocabSize > model.vocabularySize()) {
+            close();
             throw new NonRetriableNeuralTextException("static model file " + source + " has " + model.vocabularySize()
-                    + " rows but its tokenizer produces ids up to " + (tokenizer.vocabSize() - 1), null);
+                    + " rows but its tokenizer produces ids up to " + (vocabSize - 1), null);
         }
         this.modelId = model.name() + "/static/" + model.dimension() + "/" + model.sha256().substring(0, 12);
     }
@@ -59,6 +91,11 @@ public final class StaticEmbedder implements Embedder, AutoCloseable {
      * @throws NonRetriableNeuralTextException if the resource is missing or damaged
      */
     public static StaticEmbedder bundled() {
+        return bundled(Tokenization.JAVA_IF_SUPPORTED);
+    }
+
+    /** {@link #bundled()} with the given tokenizer choice. */
+    static StaticEmbedder bundled(Tokenization tokenization) {
         byte[] bytes;
         try (InputStream in = StaticEmbedder.class.getClassLoader().getResourceAsStream(BUNDLED_RESOURCE)) {
             if (in == null) {
@@ -72,7 +109,7 @@ public final class StaticEmbedder implements Embedder, AutoCloseable {
                     + ": " + e, e);
         }
         String source = "classpath:" + BUNDLED_RESOURCE;
-        return new StaticEmbedder(StaticModelFile.parse(bytes, source), source);
+        return new StaticEmbedder(StaticModelFile.parse(bytes, source), source, tokenization);
     }
 
     /**
@@ -83,6 +120,11 @@ public final class StaticEmbedder implements Embedder, AutoCloseable {
      *                                         or not a static model
      */
     public static StaticEmbedder load(Path file) {
+        return load(file, Tokenization.JAVA_IF_SUPPORTED);
+    }
+
+    /** {@link #load(Path)} with the given tokenizer choice. */
+    static StaticEmbedder load(Path file, Tokenization tokenization) {
         Checks.notNull(file, "file");
         Path path = file.toAbsolutePath();
         byte[] bytes;
@@ -93,7 +135,7 @@ public final class StaticEmbedder implements Embedder, AutoCloseable {
         } catch (IOException e) {
             throw new NonRetriableNeuralTextException("cannot read static model file " + path + ": " + e, e);
         }
-        return new StaticEmbedder(StaticModelFile.parse(bytes, path.toString()), path.toString());
+        return new StaticEmbedder(StaticModelFile.parse(bytes, path.toString()), path.toString(), tokenization);
     }
 
     @Override
@@ -132,28 +174,49 @@ public final class StaticEmbedder implements Embedder, AutoCloseable {
         // embedders spread a batch over their intra-op threads; a few texts are cheaper on the calling thread.
         IntStream range = IntStream.range(0, texts.size());
         (texts.size() >= PARALLEL_THRESHOLD ? range.parallel() : range)
-                .forEach(i -> out[i] = embedIds(tokenizer.contentIds(texts.get(i))));
+                .forEach(i -> out[i] = embedIds(contentIds(texts.get(i))));
         return Arrays.asList(out);
+    }
+
+    /** The word-piece ids of {@code text}, without special tokens. */
+    int[] contentIds(String text) {
+        if (javaTokenizer == null) {
+            long[] ids = nativeTokenizer.contentIds(text);
+            int[] out = new int[ids.length];
+            for (int i = 0; i < ids.length; i++) {
+                out[i] = (int) ids[i];
+            }
+            return out;
+        }
+        if (closed) {
+            throw new IllegalStateException("static embedder " + modelId + " is closed");
+        }
+        return javaTokenizer.contentIds(text);
+    }
+
+    /** Whether this embedder tokenises in pure Java (false: the native tokenizer). */
+    boolean tokenizesInJava() {
+        return javaTokenizer != null;
     }
 
     /** Calls with at least this many texts are embedded in parallel. */
     private static final int PARALLEL_THRESHOLD = 64;
 
     /** The normalised sum of the rows of {@code ids} (ids outside the table are skipped). */
-    float[] embedIds(long[] ids) {
+    float[] embedIds(int[] ids) {
         int dim = model.dimension();
         float[] scales = model.scales();
         byte[] rows = model.rows();
         float[] v = new float[dim];
-        for (long id : ids) {
+        for (int id : ids) {
             if (id < 0 || id >= scales.length) {
                 continue;
             }
-            float s = scales[(int) id];
+            float s = scales[id];
             if (s == 0f) {
                 continue;
             }
-            int base = (int) id * dim;
+            int base = id * dim;
             for (int d = 0; d < dim; d++) {
                 v[d] += s * rows[base + d];
             }
@@ -171,14 +234,18 @@ public final class StaticEmbedder implements Embedder, AutoCloseable {
         return v;
     }
 
-    /** Releases the native tokenizer. Idempotent. */
+    /** Releases the native tokenizer, if one is used. Idempotent. */
     @Override
     public void close() {
-        tokenizer.close();
+        closed = true;
+        if (nativeTokenizer != null) {
+            nativeTokenizer.close();
+        }
     }
 
     @Override
     public String toString() {
-        return "StaticEmbedder{" + modelId + ", vocabulary=" + model.vocabularySize() + "}";
+        return "StaticEmbedder{" + modelId + ", vocabulary=" + model.vocabularySize() + ", tokenizer="
+                + (javaTokenizer != null ? "java-wordpiece" : "native") + "}";
     }
 }
