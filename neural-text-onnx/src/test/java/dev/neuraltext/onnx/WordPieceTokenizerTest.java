@@ -25,8 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The pure-Java {@link WordPieceTokenizer} against the native Hugging Face tokenizer (DJL's, through
  * {@link ModelTokenizer#contentIds}) on the bundled static model's tokenizer.json and on all-MiniLM-L6-v2's: the same
  * ids for tricky strings, every code point, seeded random strings over a mixed alphabet, and this repository's own
- * Java sources; the same {@link StaticEmbedder} vectors with either; and the refusal of tokenizers of another shape.
- * A mismatch prints the input (escaped) and both id lists.
+ * Java sources; the same {@link StaticEmbedder} vectors with either, bit for bit the old int8 sum; and the refusal
+ * of tokenizers of another shape. A mismatch prints the input (escaped) and both id lists.
  */
 class WordPieceTokenizerTest {
 
@@ -42,13 +42,9 @@ class WordPieceTokenizerTest {
     Path dir;
 
     @BeforeAll
-    static void load() throws IOException {
-        try (InputStream in = resource(StaticEmbedder.BUNDLED_RESOURCE)) {
-            bundledJson = StaticModelFile.parse(in.readAllBytes(), "bundled").tokenizerJson();
-        }
-        try (InputStream in = resource(OnnxEmbedder.MINILM_TOKENIZER_RESOURCE)) {
-            miniLmJson = in.readAllBytes();
-        }
+    static void load() {
+        bundledJson = StaticModelFile.parse(resourceBytes(StaticEmbedder.BUNDLED_RESOURCE), "bundled").tokenizerJson();
+        miniLmJson = resourceBytes(OnnxEmbedder.MINILM_TOKENIZER_RESOURCE);
         nativeBundled = ModelTokenizer.load(bundledJson, "bundled", 0);
         javaBundled = WordPieceTokenizer.fromJson(bundledJson, "bundled");
     }
@@ -145,9 +141,45 @@ class WordPieceTokenizerTest {
             assertThat(java.modelId()).isEqualTo(nativeTokenizer.modelId());
             List<float[]> a = java.embed(texts, TextRole.DOCUMENT);
             List<float[]> b = nativeTokenizer.embed(texts, TextRole.DOCUMENT);
+            StaticModelFile model = StaticModelFile.parse(resourceBytes(StaticEmbedder.BUNDLED_RESOURCE), "bundled");
             for (int i = 0; i < texts.size(); i++) {
-                assertThat(a.get(i)).as("vector of %s", escape(texts.get(i))).containsExactly(b.get(i));
+                assertThat(a.get(i)).as("vector of %s", escape(texts.get(i))).containsExactly(b.get(i))
+                        .containsExactly(int8Sum(model, nativeIds(nativeBundled, texts.get(i))));
             }
+        }
+    }
+
+    /** The normalised sum as the int8 table gives it, one scaled byte at a time: what the embedder computed before. */
+    private static float[] int8Sum(StaticModelFile model, long[] ids) {
+        int dim = model.dimension();
+        float[] v = new float[dim];
+        for (long id : ids) {
+            float s = model.scales()[(int) id];
+            if (s == 0f) {
+                continue;
+            }
+            for (int d = 0; d < dim; d++) {
+                v[d] += s * model.rows()[(int) id * dim + d];
+            }
+        }
+        double norm = 0;
+        for (float x : v) {
+            norm += (double) x * x;
+        }
+        if (norm > 0) {
+            float inv = (float) (1.0 / Math.sqrt(norm));
+            for (int d = 0; d < dim; d++) {
+                v[d] *= inv;
+            }
+        }
+        return v;
+    }
+
+    private static byte[] resourceBytes(String name) {
+        try (InputStream in = resource(name)) {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
