@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * <p>Tokenisation: a BERT WordPiece {@code tokenizer.json} (the bundled model's, and any with normalizer
  * {@code BertNormalizer}, pre-tokenizer {@code BertPreTokenizer} and model {@code WordPiece}) runs in pure Java with
  * the same ids as the native Hugging Face tokenizer; any other tokenizer.json is loaded into the native tokenizer
- * (DJL), which costs about ten times more per text (logged once at INFO when the model loads).
+ * (DJL), several times slower (logged once at INFO when the model loads).
  *
  * <p>Thread safety: safe for concurrent use; the model is immutable. The creator {@link #close()}s it (which frees
  * the native tokenizer, if one is used); using it after close throws {@link IllegalStateException}.
@@ -48,8 +48,10 @@ public final class StaticEmbedder implements Embedder, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(StaticEmbedder.class);
 
-    /** Which tokenizer runs a model's tokenizer.json. Internal: the choice is made by {@link #bundled()} and
-     * {@link #load(Path)}; tests ask for the native one to compare. */
+    /**
+     * Which tokenizer runs a model's tokenizer.json. Internal: {@link #bundled()} and {@link #load(Path)} choose
+     * {@link #JAVA_IF_SUPPORTED}; tests ask for the native one to compare.
+     */
     enum Tokenization {
         /** The pure-Java WordPiece tokenizer when the tokenizer.json allows it, else the native one. */
         JAVA_IF_SUPPORTED,

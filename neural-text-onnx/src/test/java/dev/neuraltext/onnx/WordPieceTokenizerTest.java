@@ -97,7 +97,8 @@ class WordPieceTokenizerTest {
             text.append('q').appendCodePoint(cp).append("q ");
             if (++inText == 512 || cp == Character.MAX_CODE_POINT) {
                 String s = text.toString();
-                if (!Arrays.equals(nativeIds(nativeBundled, s), Arrays.stream(javaBundled.contentIds(s)).asLongStream().toArray())) {
+                long[] java = Arrays.stream(javaBundled.contentIds(s)).asLongStream().toArray();
+                if (!Arrays.equals(nativeIds(nativeBundled, s), java)) {
                     // Name the code point: one at a time.
                     s.codePoints().filter(c -> c != 'q' && c != ' ').forEach(c -> assertSameIds(nativeBundled,
                             javaBundled, "q" + new String(Character.toChars(c)) + "q"));
