@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.neuraltext.chunk.ChunkMetadata;
+import dev.neuraltext.fusion.Leg;
+import dev.neuraltext.fusion.LegScore;
 import dev.neuraltext.search.SearchHit;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -97,6 +100,79 @@ class RepositoryRankingTest {
         RepositoryRanking files = new RepositoryRanking(50, Map.of("fileEvidence.natural", 0.3));
         // c1: 0.9 + 0.3 * 0.5 = 1.05 > 1.0
         assertThat(ids(files.rank("compute the thing", hits))).containsExactly("c1", "lone", "c2");
+    }
+
+    private static SearchHit legHit(String id, String path, int start, int end, double fused, Double bm25,
+            Double dense) {
+        Map<Leg, LegScore> legs = new EnumMap<>(Leg.class);
+        if (bm25 != null) {
+            legs.put(Leg.BM25, new LegScore(Leg.BM25, 1, bm25));
+        }
+        if (dense != null) {
+            legs.put(Leg.DENSE, new LegScore(Leg.DENSE, 1, dense));
+        }
+        return new SearchHit(id, "text", Map.of(ChunkMetadata.PATH, path, ChunkMetadata.START_LINE,
+                String.valueOf(start), ChunkMetadata.END_LINE, String.valueOf(end), ChunkMetadata.TYPE,
+                ChunkMetadata.TYPE_CODE), Map.of(), fused, fused, legs);
+    }
+
+    @Test
+    void theDenseLegsRelativeSimilarityWeighsByQueryKind() {
+        // dense similarity is scaled to [0, 1] between the lowest and highest candidate: 0.9 -> 1, 0.6 -> 0
+        List<SearchHit> hits = List.of(legHit("keyword", "a/K.java", 1, 40, 1.0, 12.0, 0.6),
+                legHit("meaning", "a/M.java", 1, 40, 0.8, 3.0, 0.9));
+        RepositoryRanking dense = new RepositoryRanking(50, Map.of("dense.natural", 1.0));
+        List<SearchHit> ranked = dense.rank("how are the values spread out", hits);
+        assertThat(ids(ranked)).containsExactly("meaning", "keyword");
+        assertThat(ranked.get(0).rankSignals()).containsEntry("dense", 1.0);
+        // an identifier query uses the symbol weight (0 here): the fused order stays
+        assertThat(ids(dense.rank("ValueSpreader", hits))).containsExactly("keyword", "meaning");
+        // BM25's score relative to the best candidate's: 12 -> 1, 3 -> 0.25
+        RepositoryRanking bm25 = new RepositoryRanking(50, Map.of("bm25.natural", 1.0));
+        assertThat(bm25.prepare("how are the values spread out", hits).parameterValues(1)
+                [RepositoryRanking.PARAMETERS.indexOf("bm25.natural")]).isEqualTo(0.25);
+    }
+
+    @Test
+    void theExactFileNameBeatsAFileThatOnlyStartsWithIt() {
+        QueryTerms t = QueryTerms.of("SqlMapper");
+        assertThat(t.namesFileExactly("src/SqlMapper.cs")).isTrue();
+        assertThat(t.namesFileExactly("src/SqlMapper.Settings.cs")).isFalse();
+        assertThat(t.namesFile("src/SqlMapper.Settings.cs")).as("the stem before the first dot").isTrue();
+        List<SearchHit> hits = List.of(hit("part", "src/SqlMapper.Settings.cs", "SqlMapper", "type", 1.0),
+                hit("main", "src/SqlMapper.cs", "SqlMapper", "type", 0.9));
+        RepositoryRanking exact = new RepositoryRanking(50, Map.of("fileExact.symbol", 0.5));
+        assertThat(ids(exact.rank("SqlMapper", hits))).containsExactly("main", "part");
+    }
+
+    @Test
+    void tinyAndSizeDescribeTheChunksLines() {
+        List<SearchHit> hits = List.of(legHit("one", "a.go", 7, 7, 1.0, 1.0, null),
+                legHit("long", "b.go", 1, 1000, 0.9, 0.9, null));
+        RepositoryRanking.Candidates c = new RepositoryRanking(50, Map.of()).prepare("how are the command line flags parsed", hits);
+        int tiny = RepositoryRanking.PARAMETERS.indexOf("tiny");
+        int size = RepositoryRanking.PARAMETERS.indexOf("size");
+        assertThat(c.parameterValues(0)[tiny]).isEqualTo(1);
+        assertThat(c.parameterValues(1)[tiny]).isZero();
+        assertThat(c.parameterValues(0)[size]).isZero(); // log10(1) / 3
+        assertThat(c.parameterValues(1)[size]).isEqualTo(1); // log10(1000) / 3
+        assertThat(c.base(1)).isEqualTo(0.9);
+        // a natural-language query's values sit in the natural slots only
+        assertThat(c.parameterValues(0)[RepositoryRanking.PARAMETERS.indexOf("bm25.natural")]).isEqualTo(1);
+        assertThat(c.parameterValues(0)[RepositoryRanking.PARAMETERS.indexOf("bm25.symbol")]).isZero();
+    }
+
+    @Test
+    void wholeRepositoryPutsCodeAboveProseAndOneChunkPerFile() {
+        RepositoryRanking w = RepositoryRanking.wholeRepository();
+        assertThat(w.isOff()).isFalse();
+        assertThat(RepositoryRanking.defaults().isOff()).as("the library default holds any collection").isTrue();
+        SearchHit prose = new SearchHit("doc", "text", Map.of(ChunkMetadata.PATH, "README.md", ChunkMetadata.TYPE,
+                ChunkMetadata.TYPE_DOC), Map.of(), 1.0, 1.0, Map.of());
+        List<SearchHit> hits = List.of(prose, hit("c1", "src/Reader.java", "Reader.read", "method", 0.9),
+                hit("c2", "src/Reader.java", "Reader.skip", "method", 0.85),
+                hit("w", "src/Writer.java", "Writer.write", "method", 0.5));
+        assertThat(ids(w.rank("how is input consumed", hits))).containsExactly("c1", "w", "c2", "doc");
     }
 
     @Test

@@ -119,8 +119,32 @@ final class SembleRankFit {
         return switch (METHOD) {
             case "linear" -> SembleLinearFit.fit(repos);
             case "linear+ascent" -> fit(repos, SembleLinearFit.fit(repos));
+            case "bagged" -> bagged(repos, start);
             default -> fit(repos, start);
         };
+    }
+
+    /** The bootstrap samples {@link #bagged} averages; {@code -Dnt.rankFit.bags=N}. */
+    static final int BAGS = Integer.getInteger("nt.rankFit.bags", 10);
+
+    /**
+     * Bagged coordinate ascent: the mean of the weights fitted on {@link #BAGS} bootstrap samples of the
+     * repositories (drawn with replacement, seeded by the sample's number, so the result is deterministic). Averaging
+     * keeps a weight that only some samples' quirks call for small, which a single fit would set in full.
+     */
+    static RepositoryRanking bagged(List<PreparedRepo> repos, RepositoryRanking start) {
+        Map<String, Double> sum = new LinkedHashMap<>();
+        for (int b = 0; b < BAGS; b++) {
+            java.util.Random random = new java.util.Random(b);
+            List<PreparedRepo> sample = new ArrayList<>(repos.size());
+            for (int i = 0; i < repos.size(); i++) {
+                sample.add(repos.get(random.nextInt(repos.size())));
+            }
+            fit(sample, start).weights().forEach((k, v) -> sum.merge(k, v, Double::sum));
+        }
+        Map<String, Double> mean = new LinkedHashMap<>();
+        sum.forEach((k, v) -> mean.put(k, Math.round(v / BAGS * 1000) / 1000.0));
+        return new RepositoryRanking(RepositoryRanking.DEFAULT_DEPTH, mean);
     }
 
     /** Coordinate ascent from {@code start} over {@link #GRID}, {@value #PASSES} passes, on {@code repos}. */
