@@ -16,8 +16,14 @@ final class PathPriors {
 
     private static final Set<String> TEST_DIRS = Set.of("test", "tests", "__tests__", "spec", "specs", "testing",
             "testdata", "test-data", "fixtures", "__mocks__");
-    /** Plural folder names only: {@code example} is also a package name ({@code com/example/...}). */
     private static final Set<String> EXAMPLE_DIRS = Set.of("examples", "samples", "demos", "tutorials", "_examples");
+    /**
+     * Singular folder names count as examples only at the top of the repository: {@code example} is also a package
+     * name ({@code com/example/...}).
+     */
+    private static final Set<String> EXAMPLE_TOP_DIRS = Set.of("example", "sample", "demo");
+    /** Folders of type declarations only ({@code types/}, {@code typings/}, {@code @types/}): stubs, like {@code .d.ts}. */
+    private static final Set<String> DECLARATION_DIRS = Set.of("types", "typings", "@types");
     private static final Set<String> VENDORED_DIRS = Set.of("vendor", "vendored", "third_party", "third-party",
             "thirdparty", "external", "node_modules", "deps", "extern");
     private static final Set<String> GENERATED_DIRS = Set.of("generated", "gen", "__generated__", "autogen");
@@ -43,7 +49,7 @@ final class PathPriors {
         for (int i = 0; i < segments.length - 1; i++) {
             String s = segments[i];
             test |= TEST_DIRS.contains(s);
-            example |= EXAMPLE_DIRS.contains(s);
+            example |= EXAMPLE_DIRS.contains(s) || i == 0 && EXAMPLE_TOP_DIRS.contains(s);
             vendored |= VENDORED_DIRS.contains(s);
             generated |= GENERATED_DIRS.contains(s);
             compat |= COMPAT_WORDS.contains(s);
@@ -59,6 +65,9 @@ final class PathPriors {
         }
         boolean stub = file.endsWith(".d.ts") || file.endsWith(".d.mts") || file.endsWith(".d.cts")
                 || file.endsWith(".pyi");
+        for (int i = 0; i < segments.length - 1; i++) {
+            stub |= DECLARATION_DIRS.contains(segments[i]);
+        }
         boolean barrel = BARRELS.contains(file);
         return new double[] {b(test), b(example), b(vendored), b(generated), b(compat), b(stub), b(barrel)};
     }

@@ -69,6 +69,8 @@ class RepositoryRankingTest {
         assertThat(PathPriors.of("src/Testing.java")[0]).isZero();
         assertThat(PathPriors.of("examples/basic/main.rs")[1]).isEqualTo(1);
         assertThat(PathPriors.of("src/main/java/com/example/Cache.java")[1]).as("a package, not examples").isZero();
+        assertThat(PathPriors.of("example/simple.zig")[1]).as("a top-level example folder").isEqualTo(1);
+        assertThat(PathPriors.of("src/types/store.ts")[5]).as("a folder of type declarations").isEqualTo(1);
         assertThat(PathPriors.of("third_party/x/y.c")[2]).isEqualTo(1);
         assertThat(PathPriors.of("api/v2/service.pb.go")[3]).isEqualTo(1);
         assertThat(PathPriors.of("lib/compat/old_api.py")[4]).isEqualTo(1);
