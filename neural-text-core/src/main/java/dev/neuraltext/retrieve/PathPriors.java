@@ -2,6 +2,7 @@ package dev.neuraltext.retrieve;
 
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The kinds of file a path says a chunk comes from, each a separate feature of {@link RepositoryRanking} whose weight is
@@ -32,6 +33,9 @@ final class PathPriors {
     private static final Set<String> BARRELS = Set.of("__init__.py", "package-info.java", "module-info.java",
             "index.js", "index.ts", "index.mjs", "index.cjs", "index.jsx", "index.tsx", "mod.rs", "package.scala");
 
+    private static final Pattern TEST_CLASS = Pattern.compile("[A-Z]\\w*Tests?\\.\\w+");
+    private static final Pattern STEM_WORDS = Pattern.compile("[_.-]");
+
     private PathPriors() {
     }
 
@@ -56,11 +60,11 @@ final class PathPriors {
         }
         String original = path.substring(path.lastIndexOf('/') + 1);
         test |= stem.startsWith("test_") || stem.endsWith("_test") || stem.endsWith("_spec") || file.contains(".test.")
-                || file.contains(".spec.") || original.matches("[A-Z]\\w*Tests?\\.\\w+");
+                || file.contains(".spec.") || TEST_CLASS.matcher(original).matches();
         example |= stem.startsWith("example") || stem.endsWith("_example");
         generated |= file.contains(".generated.") || file.endsWith(".pb.go") || stem.endsWith("_pb2")
                 || file.endsWith(".min.js") || stem.endsWith("_generated");
-        for (String word : stem.split("[_.-]")) {
+        for (String word : STEM_WORDS.split(stem)) {
             compat |= COMPAT_WORDS.contains(word);
         }
         boolean stub = file.endsWith(".d.ts") || file.endsWith(".d.mts") || file.endsWith(".d.cts")

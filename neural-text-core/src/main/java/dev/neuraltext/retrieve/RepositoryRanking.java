@@ -216,6 +216,7 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
             features = new double[n][WIDTH];
             file = new int[n];
             Map<String, Integer> files = new HashMap<>();
+            Map<String, double[]> pathFeatures = new HashMap<>(); // candidates share files: compute once per path
             double top = n == 0 ? 1 : Math.max(1e-12, hits.get(0).fusedScore());
             double bm25Top = 0;
             double denseTop = Double.NEGATIVE_INFINITY;
@@ -243,15 +244,16 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
                         && terms.namesSymbol(h.metadata().get(ChunkMetadata.SYMBOL))) {
                     f[DEFINITION] = 1;
                 }
-                f[FILE_NAME] = terms.shareInFileName(path);
-                f[FILE_QUERIED] = terms.namesFile(path) ? 1 : 0;
-                f[FOLDER] = terms.shareInFolders(path);
+                double[] byPath = pathFeatures.computeIfAbsent(path, p -> pathFeatures(terms, p));
+                f[FILE_NAME] = byPath[0];
+                f[FILE_QUERIED] = byPath[1];
+                f[FOLDER] = byPath[2];
+                f[FILE_EXACT] = byPath[3];
                 f[DOC] = prose ? 1 : 0;
                 f[TYPE_CHUNK] = ChunkMetadata.SYMBOL_TYPE_TYPE.equals(symbolType)
                         || ChunkMetadata.SYMBOL_TYPE_MODULE.equals(symbolType) ? 1 : 0;
                 f[HEADER] = ChunkMetadata.SYMBOL_TYPE_HEADER.equals(symbolType) ? 1 : 0;
                 f[TYPE_DEFINITION] = f[DEFINITION] * f[TYPE_CHUNK];
-                f[FILE_EXACT] = terms.namesFileExactly(path) ? 1 : 0;
                 LegScore b = h.legs().get(Leg.BM25);
                 f[BM25] = b == null || bm25Top <= 0 ? 0 : b.score() / bm25Top;
                 LegScore d = h.legs().get(Leg.DENSE);
@@ -259,7 +261,7 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
                 int lines = lines(h.metadata());
                 f[TINY] = lines <= TINY_LINES ? 1 : 0;
                 f[SIZE] = lines == Integer.MAX_VALUE ? 0 : Math.min(1, Math.log10(Math.max(1, lines)) / 3);
-                System.arraycopy(PathPriors.of(path), 0, f, PRIORS, PathPriors.NAMES.length);
+                System.arraycopy(byPath, 4, f, PRIORS, PathPriors.NAMES.length);
             }
             for (int i = 0; i < n; i++) {
                 double first = 0;
@@ -284,6 +286,18 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
                 }
                 features[i][FILE_DENSE] = dense;
             }
+        }
+
+        /** A path's features: file name, file queried, folder, exact file, then the path priors. */
+        private static double[] pathFeatures(QueryTerms terms, String path) {
+            double[] priors = PathPriors.of(path);
+            double[] out = new double[4 + priors.length];
+            out[0] = terms.shareInFileName(path);
+            out[1] = terms.namesFile(path) ? 1 : 0;
+            out[2] = terms.shareInFolders(path);
+            out[3] = terms.namesFileExactly(path) ? 1 : 0;
+            System.arraycopy(priors, 0, out, 4, priors.length);
+            return out;
         }
 
         private static int lines(Map<String, String> metadata) {
@@ -342,7 +356,7 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
          * {@link #base(int)}, what a learned linear model of the ranking score is fitted on.
          */
         public double[] parameterValues(int i) {
-            String[] names = names();
+            String[] names = NAMES;
             double[] out = new double[PARAMETERS.size()];
             for (int f = 1; f < WIDTH; f++) {
                 int at = PARAMETERS.indexOf(names[f] + "." + kind.key());
@@ -401,7 +415,7 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
             Map<String, Double> s = new LinkedHashMap<>();
             s.put("kind." + kind.key(), 1.0);
             s.put("base", round(features[i][BASE]));
-            String[] names = names();
+            String[] names = NAMES;
             for (int f = 1; f < WIDTH; f++) {
                 if (features[i][f] != 0 && w[f] != 0) {
                     s.put(names[f], round(features[i][f]));
@@ -410,6 +424,8 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
             s.put("score", round(score));
             return s;
         }
+
+        private static final String[] NAMES = names();
 
         private static String[] names() {
             String[] names = new String[WIDTH];
