@@ -67,8 +67,8 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
     }
 
     private static final String[] PER_KIND = {"definition", "typeDefinition", "fileName", "fileQueried", "fileExact",
-        "fileEvidence", "fileDense", "typeChunk", "bm25", "dense"};
-    private static final String[] GLOBAL = {"folder", "doc", "header", "tiny", "size", "test", "example", "vendored", "generated",
+        "fileEvidence", "fileDense", "typeChunk", "bm25", "bm25First", "dense", "doc"};
+    private static final String[] GLOBAL = {"folder", "header", "tiny", "size", "test", "example", "vendored", "generated",
         "compat", "stub", "barrel", "diversity"};
 
     /** Every weight's name: {@code <signal>.<kind>} for the kind-specific ones, then the global ones. */
@@ -117,11 +117,12 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
      * use: fitted by coordinate ascent ({@code neural-text eval --semble --fit-ranking}) on the 19 repositories of the
      * semble-dev split (one per language, 380 questions; syntax-tree chunks; candidates of the default hybrid search,
      * BM25 and bge-small-en-v1.5-q fused), a weight leaving 0 only for a gain of 0.005 mean NDCG@10. Held out
-     * (leave-one-language-out) the same procedure scores 0.804 against 0.739 unranked (0.834 in sample).
-     * Definition 0.2 for natural-language queries; file name 0.5 for symbol queries; the file the query names
-     * 1.0 / 0.3 / 0.3 (symbol / natural / mixed); the dense leg's relative similarity +1.0 for natural-language
-     * queries; prose -3; examples -3; declaration stubs -0.3; diversity 2 (in effect one chunk per file before a
-     * second one, unless the query names the file).
+     * (leave-one-language-out) the same procedure scores 0.797 against 0.739 unranked (0.825 in sample).
+     * Definition 0.2 for natural-language queries, a type defining what a mixed query names 0.05; file name 0.5 for
+     * symbol queries; the file the query names 1.0 / 0.3 / 0.3 (symbol / natural / mixed); the dense leg's relative
+     * similarity +1.0 for natural-language queries; prose -3 for natural-language queries only (an identifier found
+     * only in the documentation still comes first); declaration stubs -0.3; diversity 2 (in effect one chunk per
+     * file before a second one, unless the query names the file).
      */
     public static RepositoryRanking wholeRepository() {
         return DEFAULTS;
@@ -138,10 +139,11 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
     }
 
     private static final RepositoryRanking DEFAULTS = new RepositoryRanking(DEFAULT_DEPTH, Map.ofEntries(
-            Map.entry("definition.natural", 0.2), Map.entry("fileName.symbol", 0.5),
-            Map.entry("fileQueried.symbol", 1.0), Map.entry("fileQueried.natural", 0.3),
-            Map.entry("fileQueried.mixed", 0.3), Map.entry("dense.natural", 1.0), Map.entry("doc", -3.0),
-            Map.entry("example", -3.0), Map.entry("stub", -0.3), Map.entry("diversity", 2.0)));
+            Map.entry("definition.natural", 0.2), Map.entry("typeDefinition.mixed", 0.05),
+            Map.entry("fileName.symbol", 0.5), Map.entry("fileQueried.symbol", 1.0),
+            Map.entry("fileQueried.natural", 0.3), Map.entry("fileQueried.mixed", 0.3),
+            Map.entry("dense.natural", 1.0), Map.entry("doc.natural", -3.0), Map.entry("stub", -0.3),
+            Map.entry("diversity", 2.0)));
 
     /** A copy with {@code name}'s weight set to {@code value}. */
     public RepositoryRanking withWeight(String name, double value) {
@@ -198,7 +200,8 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
         private static final int TINY = 13;
         private static final int FILE_DENSE = 14;
         private static final int SIZE = 15;
-        private static final int PRIORS = 16;
+        private static final int BM25_FIRST = 16;
+        private static final int PRIORS = 17;
         private static final int WIDTH = PRIORS + PathPriors.NAMES.length;
 
         private final QueryKind kind;
@@ -256,6 +259,7 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
                 f[TYPE_DEFINITION] = f[DEFINITION] * f[TYPE_CHUNK];
                 LegScore b = h.legs().get(Leg.BM25);
                 f[BM25] = b == null || bm25Top <= 0 ? 0 : b.score() / bm25Top;
+                f[BM25_FIRST] = b != null && b.rank() == 1 ? 1 : 0;
                 LegScore d = h.legs().get(Leg.DENSE);
                 f[DENSE] = d == null ? 0 : denseTop > denseLow ? (d.score() - denseLow) / (denseTop - denseLow) : 1;
                 int lines = lines(h.metadata());
@@ -445,6 +449,7 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
             names[TINY] = "tiny";
             names[FILE_DENSE] = "fileDense";
             names[SIZE] = "size";
+            names[BM25_FIRST] = "bm25First";
             System.arraycopy(PathPriors.NAMES, 0, names, PRIORS, PathPriors.NAMES.length);
             return names;
         }
@@ -459,7 +464,7 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
             w[FILE_QUERIED] = m.get("fileQueried" + k);
             w[FILE_EVIDENCE] = m.get("fileEvidence" + k);
             w[FOLDER] = m.get("folder");
-            w[DOC] = m.get("doc");
+            w[DOC] = m.get("doc" + k);
             w[TYPE_CHUNK] = m.get("typeChunk" + k);
             w[HEADER] = m.get("header");
             w[TYPE_DEFINITION] = m.get("typeDefinition" + k);
@@ -469,6 +474,7 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
             w[TINY] = m.get("tiny");
             w[FILE_DENSE] = m.get("fileDense" + k);
             w[SIZE] = m.get("size");
+            w[BM25_FIRST] = m.get("bm25First" + k);
             for (int p = 0; p < PathPriors.NAMES.length; p++) {
                 w[PRIORS + p] = m.get(PathPriors.NAMES[p]);
             }

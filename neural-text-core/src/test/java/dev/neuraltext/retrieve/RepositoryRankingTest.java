@@ -175,6 +175,8 @@ class RepositoryRankingTest {
                 hit("c2", "src/Reader.java", "Reader.skip", "method", 0.85),
                 hit("w", "src/Writer.java", "Writer.write", "method", 0.5));
         assertThat(ids(w.rank("how is input consumed", hits))).containsExactly("c1", "w", "c2", "doc");
+        // an identifier found only in the documentation stays first: prose is demoted for sentences only
+        assertThat(ids(w.rank("zqaapq", hits)).get(0)).isEqualTo("doc");
     }
 
     @Test

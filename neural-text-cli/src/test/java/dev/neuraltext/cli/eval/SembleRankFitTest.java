@@ -42,21 +42,21 @@ class SembleRankFitTest {
         assertThat(unranked).isCloseTo(Math.log(2) / Math.log(3), within(1e-9));
         RepositoryRanking fitted = SembleRankFit.fit(repos, new RepositoryRanking(RepositoryRanking.DEFAULT_DEPTH,
                 Map.of()));
-        assertThat(fitted.weights().get("doc")).isLessThan(-0.1);
+        assertThat(fitted.weights().get("doc.natural")).isLessThan(-0.1);
         assertThat(SembleRankFit.score(repos, fitted)).isCloseTo(1.0, within(1e-9));
         String report = new SembleRankFit(System.err).report(repos);
-        assertThat(report).contains("| **mean** | | **0.631** |", "`doc` = ", "without x: ");
+        assertThat(report).contains("| **mean** | | **0.631** |", "`doc.natural` = ", "without x: ");
     }
 
     @Test
     void theLogisticAndTheBaggedFitsFindItToo() {
         List<SembleRankFit.PreparedRepo> repos = List.of(repo("a", "x", 3), repo("b", "y", 2), repo("c", "z", 4));
         RepositoryRanking linear = SembleLinearFit.fit(repos);
-        assertThat(linear.weights().get("doc")).isLessThan(0);
+        assertThat(linear.weights().get("doc.natural")).isLessThan(0);
         assertThat(SembleRankFit.score(repos, linear)).isCloseTo(1.0, within(1e-9));
         RepositoryRanking bagged = SembleRankFit.bagged(repos, new RepositoryRanking(RepositoryRanking.DEFAULT_DEPTH,
                 Map.of()));
-        assertThat(bagged.weights().get("doc")).isLessThan(-0.1);
+        assertThat(bagged.weights().get("doc.natural")).isLessThan(-0.1);
         assertThat(SembleRankFit.score(repos, bagged)).isCloseTo(1.0, within(1e-9));
         // deterministic: the same samples, the same mean
         assertThat(SembleRankFit.bagged(repos, RepositoryRanking.off()).weights()).isEqualTo(bagged.weights());
