@@ -454,29 +454,14 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
             return names;
         }
 
+        /** The weight of every feature for this query: its kind's weight when the signal is per kind, else the global one. */
         private double[] weightsFor(RepositoryRanking ranking) {
             Map<String, Double> m = ranking.weights();
-            String k = "." + kind.key();
             double[] w = new double[WIDTH];
             w[BASE] = 1;
-            w[DEFINITION] = m.get("definition" + k);
-            w[FILE_NAME] = m.get("fileName" + k);
-            w[FILE_QUERIED] = m.get("fileQueried" + k);
-            w[FILE_EVIDENCE] = m.get("fileEvidence" + k);
-            w[FOLDER] = m.get("folder");
-            w[DOC] = m.get("doc" + k);
-            w[TYPE_CHUNK] = m.get("typeChunk" + k);
-            w[HEADER] = m.get("header");
-            w[TYPE_DEFINITION] = m.get("typeDefinition" + k);
-            w[FILE_EXACT] = m.get("fileExact" + k);
-            w[BM25] = m.get("bm25" + k);
-            w[DENSE] = m.get("dense" + k);
-            w[TINY] = m.get("tiny");
-            w[FILE_DENSE] = m.get("fileDense" + k);
-            w[SIZE] = m.get("size");
-            w[BM25_FIRST] = m.get("bm25First" + k);
-            for (int p = 0; p < PathPriors.NAMES.length; p++) {
-                w[PRIORS + p] = m.get(PathPriors.NAMES[p]);
+            for (int f = 1; f < WIDTH; f++) {
+                Double perKind = m.get(NAMES[f] + "." + kind.key());
+                w[f] = perKind != null ? perKind : m.get(NAMES[f]);
             }
             return w;
         }
