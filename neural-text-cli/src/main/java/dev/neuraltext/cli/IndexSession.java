@@ -53,7 +53,8 @@ final class IndexSession implements AutoCloseable {
 
     final Path indexDir;
     final CaseStore store;
-    final HybridCaseRetriever retriever;
+    /** The session's search: {@link RepositoryRanking#wholeRepository()} unless {@link #rankWith} changed it. */
+    HybridCaseRetriever retriever;
     final Embedder embedder;
     /** "host:port/collection" when the store is Qdrant, else null. */
     final String qdrantLabel;
@@ -67,11 +68,20 @@ final class IndexSession implements AutoCloseable {
         this.indexDir = indexDir;
         this.store = store;
         this.embedder = embedder;
-        HybridCaseRetriever.Builder b = HybridCaseRetriever.builder(store).ranking(RepositoryRanking.wholeRepository());
+        this.retriever = retriever(RepositoryRanking.wholeRepository());
+    }
+
+    /** Searches from now on with {@code ranking} ({@code search --no-ranking}: {@link RepositoryRanking#off()}). */
+    void rankWith(RepositoryRanking ranking) {
+        this.retriever = retriever(ranking);
+    }
+
+    private HybridCaseRetriever retriever(RepositoryRanking ranking) {
+        HybridCaseRetriever.Builder b = HybridCaseRetriever.builder(store).ranking(ranking);
         if (embedder != null) {
             b.embedder(embedder);
         }
-        this.retriever = b.build();
+        return b.build();
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.neuraltext.cli;
 
 import dev.neuraltext.filter.PayloadFilter;
 import dev.neuraltext.fusion.Leg;
+import dev.neuraltext.retrieve.RepositoryRanking;
 import dev.neuraltext.search.SearchRequest;
 import dev.neuraltext.search.SearchResponse;
 import dev.neuraltext.store.DenseCoverage;
@@ -59,6 +60,11 @@ final class SearchCommand implements Callable<Integer> {
                     + "best spans.")
     String groupBy;
 
+    @Option(names = "--no-ranking", description = "The fused order as is: no ranking stage (by default the first 50 "
+            + "candidates are re-ordered for whole-repository questions: definitions, file names, code above prose, "
+            + "one chunk per file first).")
+    boolean noRanking;
+
     @Option(names = "--json", description = "Print the response as JSON.")
     boolean json;
 
@@ -83,6 +89,9 @@ final class SearchCommand implements Callable<Integer> {
                     : IndexSession.open(dir.toAbsolutePath().normalize(), wantDense,
                             DenseModel.checkPreset(model), System.err)) {
                 String label = target != null ? "qdrant://" + target.label() : dir.toString();
+                if (noRanking) {
+                    session.rankWith(RepositoryRanking.off());
+                }
                 if (byFile) {
                     FileResults.run(session, p, json, label);
                 } else {

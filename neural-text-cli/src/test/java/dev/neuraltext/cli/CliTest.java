@@ -18,6 +18,23 @@ class CliTest {
     Path tmp;
 
     @Test
+    void searchRanksForWholeRepositoryQuestionsUnlessToldNotTo() throws IOException {
+        Path root = CliFixture.tree(tmp.resolve("ranked"));
+        assertThat(CliFixture.run("index", root.toString(), "--no-dense").exitCode()).isZero();
+        String idx = root.resolve(".neural-text").toString();
+        CliFixture.Result ranked = CliFixture.run("search", "how is the retry delay computed", "--index", idx);
+        assertThat(ranked.exitCode()).as(ranked.err()).isZero();
+        assertThat(ranked.out()).contains("ranked by kind.natural");
+        CliFixture.Result plain = CliFixture.run("search", "how is the retry delay computed", "--index", idx,
+                "--no-ranking", "--json");
+        assertThat(plain.exitCode()).as(plain.err()).isZero();
+        JsonNode hits = new ObjectMapper().readTree(plain.out()).get("hits");
+        assertThat(hits.size()).isPositive();
+        hits.forEach(h -> assertThat(h.get("rankSignals").size()).as(h.toString()).isZero());
+        assertThat(plain.out()).doesNotContain("ranked by");
+    }
+
+    @Test
     void indexThenSearchThenIncrementalUpdate() throws IOException {
         Path root = CliFixture.tree(tmp.resolve("proj"));
         CliFixture.Result index = CliFixture.run("index", root.toString(), "--no-dense");
