@@ -19,22 +19,29 @@ import java.util.Map;
  * {@link SearchHit#rankSignals()} shows:
  * <ul>
  *   <li>{@code base}: the hit's fused score relative to the best candidate's (weight 1);</li>
+ *   <li>the legs: {@code bm25}, the hit's BM25 score relative to the best candidate's; {@code bm25First}, BM25
+ *       ranked it first; {@code dense}, its dense similarity scaled between the lowest and the highest candidate's;</li>
  *   <li>{@code definition}: the chunk <em>defines</em> a name the query mentions (its own {@code symbol} metadata, last
- *       segment, equals a query identifier or adjacent query words joined), not a mere mention;</li>
+ *       segment, equals a query identifier or adjacent query words joined), not a mere mention;
+ *       {@code typeDefinition}: and the chunk is a whole type;</li>
  *   <li>{@code fileName}: the share of the query's words found in the file's name; {@code fileQueried}: the file's
- *       name is a name the query mentions; {@code folder}: the share of the query's words found in its folders;</li>
+ *       name before its first dot is a name the query mentions; {@code fileExact}: its whole name less the extension
+ *       is; {@code folder}: the share of the query's words found in its folders;</li>
  *   <li>{@code fileEvidence}: the two best relative scores of the <em>other</em> candidates from the same file
- *       (coherence: a file with several matching chunks lifts its best one);</li>
- *   <li>{@code typeChunk}: the chunk is a whole type or module; {@code header}: the chunk is a file's header (imports,
- *       top-level statements);</li>
- *   <li>path priors: {@code doc} (prose chunks), {@code test}, {@code example}, {@code vendored}, {@code generated},
- *       {@code compat}, {@code stub} (declaration files), {@code barrel} (package index files);</li>
+ *       (coherence: a file with several matching chunks lifts its best one); {@code fileDense}: the best dense
+ *       similarity among them;</li>
+ *   <li>the chunk's shape: {@code typeChunk} (a whole type or module), {@code header} (a file's imports and top-level
+ *       statements), {@code tiny} (at most 2 lines), {@code size} (log10 of its lines,
+ *       over 3, at most 1);</li>
+ *   <li>{@code doc} (prose chunks) and the path priors: {@code test}, {@code example}, {@code vendored},
+ *       {@code generated}, {@code compat}, {@code stub} (declaration files), {@code barrel} (package index files);</li>
  *   <li>{@code diversity}: subtracted once per chunk of the same file already placed above, unless the file is the one
  *       the query names.</li>
  * </ul>
- * The query's kind ({@link QueryKind}) selects the weights of the definition, file-name and file-evidence signals.
+ * The query's kind ({@link QueryKind}) selects the weights of the leg, definition, file-name, file-evidence, type-chunk
+ * and prose signals (so it also decides how much each leg counts); the other weights are global.
  * Weights are plain numbers, fitted offline by the evaluation harness ({@code neural-text eval --semble --fit-ranking})
- * and validated held out; {@link #defaults()} documents the fit. The stage looks at the first {@link #depth()}
+ * and validated held out; {@link #wholeRepository()} documents the fit. The stage looks at the first {@link #depth()}
  * candidates only. Immutable and thread-safe.
  *
  * @param depth   how many fused candidates the stage re-orders (the store is asked for at least this many); 0 = off
