@@ -77,9 +77,12 @@ final class LiveIndex implements AutoCloseable {
         READY
     }
 
-    /** One consistent state: the store, its manifest and the two retrievers over it. */
+    /**
+     * One consistent state: the store, its manifest and the retrievers over it: {@code search} with the ranking stage,
+     * {@code unranked} the same without it, {@code lexical} for indexing.
+     */
     private record View(InMemoryCaseStore store, IndexManifest manifest, HybridCaseRetriever search,
-            HybridCaseRetriever lexical) {
+            HybridCaseRetriever unranked, HybridCaseRetriever lexical) {
     }
 
     /**
@@ -253,18 +256,26 @@ final class LiveIndex implements AutoCloseable {
 
     private View viewOf(InMemoryCaseStore store, IndexManifest manifest) {
         HybridCaseRetriever.Builder search = HybridCaseRetriever.builder(store).ranking(RepositoryRanking.wholeRepository());
+        HybridCaseRetriever.Builder unranked = HybridCaseRetriever.builder(store).ranking(RepositoryRanking.off());
         Embedder e = embedder;
         if (e != null) {
             search.embedder(e);
+            unranked.embedder(e);
         }
-        return new View(store, manifest, search.build(), HybridCaseRetriever.builder(store).build());
+        return new View(store, manifest, search.build(), unranked.build(), HybridCaseRetriever.builder(store).build());
     }
 
     // ------------------------------------------------------------------ search
 
     /** Searches the current state (after {@link #refreshIfStale()}, which the caller runs first). */
     SearchResponse search(SearchRequest request) {
-        return view.search().search(request);
+        return search(request, true);
+    }
+
+    /** As {@link #search(SearchRequest)}; {@code ranked} false: the fused order as is (no ranking stage). */
+    SearchResponse search(SearchRequest request, boolean ranked) {
+        View v = view;
+        return (ranked ? v.search() : v.unranked()).search(request);
     }
 
     /** The indexed file paths (relative, forward slashes), for path filters; grows during the first build. */
@@ -413,7 +424,7 @@ final class LiveIndex implements AutoCloseable {
                     }
                 }
             }, (Collection<String> ids) -> v.lexical().delete(ids)));
-            view = new View(v.store(), u.manifest(), v.search(), v.lexical());
+            view = new View(v.store(), u.manifest(), v.search(), v.unranked(), v.lexical());
             paths.retainAll(u.manifest().files().keySet());
             treeStamp = stamp;
             lastUpdated = Instant.now();

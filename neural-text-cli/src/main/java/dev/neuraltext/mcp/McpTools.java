@@ -186,12 +186,18 @@ final class McpTools {
             throw new IllegalArgumentException("`groupBy` must be chunk or file, got '"
                     + SearchAnswer.clip(groupBy, 200) + "'");
         }
+        String ranking = string(args, "ranking");
+        if (ranking != null && !ranking.equals("whole-repository") && !ranking.equals("off")) {
+            throw new IllegalArgumentException("`ranking` must be whole-repository or off, got '"
+                    + SearchAnswer.clip(ranking, 200) + "'");
+        }
+        boolean ranked = !"off".equals(ranking);
         SearchRequest chunks = SearchRequest.builder(query.strip()).limit(limit).filter(combined).legs(legs).build();
         if ("file".equals(groupBy)) {
-            return FileAnswer.of(query.strip(), limit, index.search(FileResults.request(chunks)), index.status(), legs,
-                    freshness);
+            return FileAnswer.of(query.strip(), limit, index.search(FileResults.request(chunks), ranked),
+                    index.status(), legs, freshness);
         }
-        SearchResponse response = index.search(chunks);
+        SearchResponse response = index.search(chunks, ranked);
         SearchAnswer answer = SearchAnswer.of(query.strip(), limit, response, index.status(), legs, freshness);
         return CallToolResult.builder().addTextContent(answer.text()).structuredContent(answer.structured())
                 .isError(false).build();
@@ -471,7 +477,9 @@ final class McpTools {
                 "legs": {"type": "array", "items": {"type": "string", "enum": ["bm25", "dense", "sparse"]},
                   "uniqueItems": true, "description": "Retrieval legs to run (default: every leg the index has)."},
                 "groupBy": {"type": "string", "enum": ["chunk", "file"], "default": "chunk",
-                  "description": "file: `limit` files ranked by their evidence, each with its best spans (for opening the file next)."}
+                  "description": "file: `limit` files ranked by their evidence, each with its best spans (for opening the file next)."},
+                "ranking": {"type": "string", "enum": ["whole-repository", "off"], "default": "whole-repository",
+                  "description": "whole-repository: definitions, the file the query names and code first, one chunk per file before a second; off: the fused order as is."}
               },
               "required": ["query"],
               "additionalProperties": false

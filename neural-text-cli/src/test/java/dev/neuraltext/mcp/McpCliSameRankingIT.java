@@ -43,6 +43,7 @@ class McpCliSameRankingIT {
                 """);
         try (McpServerIT.Server s = McpServerIT.client(root, new ArrayList<>())) {
             McpServerIT.awaitReady(s.client());
+            List<String> differing = new ArrayList<>();
             for (String q : QUERIES) {
                 McpSchema.CallToolResult r = McpServerIT.call(s.client(), "search", Map.of("query", q, "limit", 5));
                 List<String> mcpIds = ((List<Map<String, Object>>) McpServerIT.structured(r).get("hits")).stream()
@@ -62,7 +63,29 @@ class McpCliSameRankingIT {
                 List<String> cliFiles = new ArrayList<>();
                 cliF.get("files").forEach(h -> cliFiles.add(h.get("path").asText()));
                 assertThat(mcpFiles).as("files for '%s'", q).isNotEmpty().isEqualTo(cliFiles);
+
+                // without the ranking stage, both give the fused order
+                McpSchema.CallToolResult plain = McpServerIT.call(s.client(), "search",
+                        Map.of("query", q, "limit", 5, "ranking", "off"));
+                List<Map<String, Object>> plainHits = (List<Map<String, Object>>) McpServerIT.structured(plain)
+                        .get("hits");
+                JsonNode cliPlain = cli(root, "search", "--index", root.resolve(".neural-text").toString(),
+                        "--no-dense", "--limit", "5", "--no-ranking", "--json", q);
+                List<String> cliPlainIds = new ArrayList<>();
+                cliPlain.get("hits").forEach(h -> cliPlainIds.add(h.get("id").asText()));
+                assertThat(plainHits.stream().map(h -> (String) h.get("id")).toList()).as("unranked '%s'", q)
+                        .isNotEmpty().isEqualTo(cliPlainIds);
+                if (!cliPlainIds.equals(cliIds)) {
+                    differing.add(q);
+                }
             }
+            // the check above can fail: on some queries the ranking stage changes the order
+            assertThat(differing).as("queries the ranking stage re-orders").isNotEmpty();
+            McpSchema.CallToolResult bad = McpServerIT.call(s.client(), "search",
+                    Map.of("query", "retry", "ranking", "best"));
+            assertThat(bad.isError()).isTrue();
+            // the SDK checks the tool's input schema first; the tool's own check backs it for clients that do not
+            assertThat(McpServerIT.text(bad)).contains("/ranking").contains("whole-repository");
         }
     }
 
