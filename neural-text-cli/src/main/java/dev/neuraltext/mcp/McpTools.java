@@ -179,8 +179,7 @@ final class McpTools {
             legs.add(Leg.fromLabel(l));
         }
         Freshness freshness = index.refreshIfStale();
-        PayloadFilter combined = filters.isEmpty() ? PayloadFilter.all()
-                : filters.size() == 1 ? filters.get(0) : PayloadFilter.must(filters.toArray(PayloadFilter[]::new));
+        PayloadFilter combined = PayloadFilter.allOf(filters);
         String groupBy = string(args, "groupBy");
         if (groupBy != null && !groupBy.equals("chunk") && !groupBy.equals("file")) {
             throw new IllegalArgumentException("`groupBy` must be chunk or file, got '"

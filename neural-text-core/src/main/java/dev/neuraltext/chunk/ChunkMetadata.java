@@ -9,6 +9,17 @@ public final class ChunkMetadata {
     private ChunkMetadata() {
     }
 
+    private static final java.util.regex.Pattern LINE_NUMBER = java.util.regex.Pattern.compile("\\d{1,9}");
+
+    /**
+     * {@code value} as a framework adapter hands it on: an {@link Integer} for {@link #START_LINE} and
+     * {@link #END_LINE} when it is a line number (1 to 9 digits), else the string itself.
+     */
+    public static Object typedValue(String key, String value) {
+        boolean line = key.equals(START_LINE) || key.equals(END_LINE);
+        return line && LINE_NUMBER.matcher(value).matches() ? Integer.valueOf(value) : value;
+    }
+
     /** Path relative to the indexed root, forward slashes. */
     public static final String PATH = "path";
     /** {@code java}, {@code markdown}, {@code text}, or a file-type name such as {@code xml}. */

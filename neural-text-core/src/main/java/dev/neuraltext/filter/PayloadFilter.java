@@ -328,6 +328,20 @@ public sealed interface PayloadFilter {
         return new Must(List.of(filters));
     }
 
+    /**
+     * The conjunction of {@code filters}, leaving out those that match everything: {@link #all()} when none is left,
+     * the one left as is, else a {@link #must} of them. What combining a fixed filter with a per-query one needs.
+     */
+    static PayloadFilter allOf(List<PayloadFilter> filters) {
+        List<PayloadFilter> kept = new java.util.ArrayList<>(filters.size());
+        for (PayloadFilter f : filters) {
+            if (!java.util.Objects.requireNonNull(f, "filter").matchesAll()) {
+                kept.add(f);
+            }
+        }
+        return kept.isEmpty() ? all() : kept.size() == 1 ? kept.get(0) : new Must(List.copyOf(kept));
+    }
+
     static PayloadFilter should(PayloadFilter... filters) {
         return new Should(List.of(filters));
     }

@@ -39,6 +39,19 @@ class PayloadFilterTest {
     }
 
     @Test
+    void allOfLeavesOutWhatMatchesEverything() {
+        PayloadFilter code = matchKeyword("type", "code");
+        PayloadFilter main = matchText("path", "main");
+        assertThat(PayloadFilter.allOf(List.of())).isEqualTo(all());
+        assertThat(PayloadFilter.allOf(List.of(all(), all())).matchesAll()).isTrue();
+        assertThat(PayloadFilter.allOf(List.of(all(), code))).isSameAs(code);
+        assertThat(PayloadFilter.allOf(List.of(code, all()))).isSameAs(code);
+        assertThat(PayloadFilter.allOf(List.of(code, all(), main))).isEqualTo(must(code, main));
+        assertThatThrownBy(() -> PayloadFilter.allOf(java.util.Arrays.asList(code, null)))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("filter");
+    }
+
+    @Test
     void matchKeywordTable() {
         table(matchKeyword("type", "method"), true, false, false, false);
         table(matchKeyword("tags", "retry"), true, false, false, false); // list: any element

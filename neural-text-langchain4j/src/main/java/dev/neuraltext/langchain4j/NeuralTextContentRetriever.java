@@ -21,7 +21,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 
 /**
  * A LangChain4j {@link ContentRetriever} backed by a {@link HybridCaseRetriever}: BM25 over code-aware terms, dense and
@@ -44,8 +43,6 @@ import java.util.regex.Pattern;
  * per-query filter function and listener are.
  */
 public final class NeuralTextContentRetriever implements ContentRetriever {
-
-    private static final Pattern LINE_NUMBER = Pattern.compile("\\d{1,9}");
 
     private final HybridCaseRetriever retriever;
     private final int limit;
@@ -86,8 +83,7 @@ public final class NeuralTextContentRetriever implements ContentRetriever {
             throw new IllegalArgumentException("the queryFilter function returned null for query '" + query.text()
                     + "': return PayloadFilter.all() for no filter");
         }
-        PayloadFilter combined = perQuery.matchesAll() ? filter
-                : filter.matchesAll() ? perQuery : PayloadFilter.must(filter, perQuery);
+        PayloadFilter combined = PayloadFilter.allOf(List.of(filter, perQuery));
         SearchResponse response = retriever.search(SearchRequest.builder(query.text()).limit(limit)
                 .filter(combined).legs(legs).build());
         onResponse.accept(response);
@@ -100,9 +96,8 @@ public final class NeuralTextContentRetriever implements ContentRetriever {
         for (SearchHit hit : response.hits()) {
             Metadata metadata = new Metadata().put("id", hit.id());
             hit.metadata().forEach((key, value) -> {
-                boolean line = key.equals(ChunkMetadata.START_LINE) || key.equals(ChunkMetadata.END_LINE);
-                if (line && LINE_NUMBER.matcher(value).matches()) {
-                    metadata.put(key, Integer.parseInt(value));
+                if (ChunkMetadata.typedValue(key, value) instanceof Integer line) {
+                    metadata.put(key, line);
                 } else {
                     metadata.put(key, value);
                 }

@@ -15,7 +15,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 import org.springframework.ai.document.Document;
 import org.springframework.ai.rag.Query;
 import org.springframework.ai.rag.retrieval.search.DocumentRetriever;
@@ -46,8 +45,6 @@ public final class NeuralTextDocumentRetriever implements DocumentRetriever {
     public static final String FILTER_EXPRESSION = "neural_text_filter";
     /** The metadata key of the fused score (before any reranking). */
     public static final String FUSED_SCORE = "fusedScore";
-
-    private static final Pattern LINE_NUMBER = Pattern.compile("\\d{1,9}");
 
     private final HybridCaseRetriever retriever;
     private final int limit;
@@ -90,8 +87,7 @@ public final class NeuralTextDocumentRetriever implements DocumentRetriever {
             throw new IllegalArgumentException("the queryFilter function returned null for query '" + query.text()
                     + "': return PayloadFilter.all() for no filter");
         }
-        PayloadFilter combined = perQuery.matchesAll() ? filter
-                : filter.matchesAll() ? perQuery : PayloadFilter.must(filter, perQuery);
+        PayloadFilter combined = PayloadFilter.allOf(List.of(filter, perQuery));
         SearchResponse response = retriever.search(SearchRequest.builder(query.text()).limit(limit)
                 .filter(combined).legs(legs).build());
         onResponse.accept(response);
@@ -119,10 +115,7 @@ public final class NeuralTextDocumentRetriever implements DocumentRetriever {
         List<Document> documents = new ArrayList<>(response.hits().size());
         for (SearchHit hit : response.hits()) {
             Map<String, Object> metadata = new LinkedHashMap<>();
-            hit.metadata().forEach((key, value) -> {
-                boolean line = key.equals(ChunkMetadata.START_LINE) || key.equals(ChunkMetadata.END_LINE);
-                metadata.put(key, line && LINE_NUMBER.matcher(value).matches() ? Integer.valueOf(value) : value);
-            });
+            hit.metadata().forEach((key, value) -> metadata.put(key, ChunkMetadata.typedValue(key, value)));
             metadata.putAll(hit.listMetadata());
             metadata.put(FUSED_SCORE, hit.fusedScore());
             documents.add(Document.builder().id(hit.id()).text(hit.text()).metadata(metadata).score(hit.score())
