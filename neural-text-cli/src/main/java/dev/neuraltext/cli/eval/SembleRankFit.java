@@ -1,5 +1,6 @@
 package dev.neuraltext.cli.eval;
 
+import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.encode.Embedder;
 import dev.neuraltext.eval.RetrievedSpan;
 import dev.neuraltext.eval.SpanNdcg;
@@ -120,7 +121,9 @@ final class SembleRankFit {
             case "linear" -> SembleLinearFit.fit(repos);
             case "linear+ascent" -> fit(repos, SembleLinearFit.fit(repos));
             case "bagged" -> bagged(repos, start);
-            default -> fit(repos, start);
+            case "ascent" -> fit(repos, start);
+            default -> throw new IllegalArgumentException("-Dnt.rankFit.method must be ascent, linear, linear+ascent or "
+                    + "bagged, got '" + METHOD + "'");
         };
     }
 
@@ -198,9 +201,10 @@ final class SembleRankFit {
                 List<SearchHit> ranked = p.candidates().rank(ranking);
                 for (int i = 0; i < Math.min(SpanNdcg.K, ranked.size()); i++) {
                     SearchHit h = ranked.get(i);
-                    sb.append("  ").append(i + 1).append(' ').append(h.metadata().get("path")).append(':')
-                            .append(h.metadata().get("startLine")).append('-').append(h.metadata().get("endLine"))
-                            .append(' ').append(h.metadata().getOrDefault("symbol", "")).append(' ')
+                    sb.append("  ").append(i + 1).append(' ').append(h.metadata().get(ChunkMetadata.PATH)).append(':')
+                            .append(h.metadata().get(ChunkMetadata.START_LINE)).append('-')
+                            .append(h.metadata().get(ChunkMetadata.END_LINE)).append(' ')
+                            .append(h.metadata().getOrDefault(ChunkMetadata.SYMBOL, "")).append(' ')
                             .append(h.rankSignals()).append('\n');
                 }
             }
