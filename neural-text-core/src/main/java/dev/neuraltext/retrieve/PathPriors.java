@@ -6,14 +6,14 @@ import java.util.regex.Pattern;
 
 /**
  * The kinds of file a path says a chunk comes from, each a separate feature of {@link RepositoryRanking} whose weight is
- * learned: tests, examples, vendored copies, generated code, compatibility or legacy shims, declaration stubs and
- * package barrels. The rules are the common conventions of the ecosystems (folder and file names), never a project's
+ * learned: tests, examples, vendored copies, generated code, compatibility or legacy shims, declaration stubs,
+ * package barrels and Windows-only platform twins ({@code win/} beside {@code unix/}, {@code poll_windows.go}). The rules are the common conventions of the ecosystems (folder and file names), never a project's
  * own. Stateless.
  */
 final class PathPriors {
 
     /** The prior features, in the order of {@link #of}. */
-    static final String[] NAMES = {"test", "example", "vendored", "generated", "compat", "stub", "barrel"};
+    static final String[] NAMES = {"test", "example", "vendored", "generated", "compat", "stub", "barrel", "platform"};
 
     private static final Set<String> TEST_DIRS = Set.of("test", "tests", "__tests__", "spec", "specs", "testing",
             "testdata", "test-data", "fixtures", "__mocks__");
@@ -32,6 +32,10 @@ final class PathPriors {
             "polyfill", "polyfills", "backport", "backports");
     private static final Set<String> BARRELS = Set.of("__init__.py", "package-info.java", "module-info.java",
             "index.js", "index.ts", "index.mjs", "index.cjs", "index.jsx", "index.tsx", "mod.rs", "package.scala");
+
+    /** Folders of a Windows-only implementation, the twin of a POSIX one ({@code win/} beside {@code unix/}). */
+    private static final Set<String> WINDOWS_DIRS = Set.of("win", "win32", "win64", "windows");
+    private static final Set<String> WINDOWS_SUFFIXES = Set.of("win", "win32", "windows");
 
     private static final Pattern TEST_CLASS = Pattern.compile("[A-Z]\\w*Tests?\\.\\w+");
     private static final Pattern STEM_WORDS = Pattern.compile("[_.-]");
@@ -73,7 +77,14 @@ final class PathPriors {
             stub |= DECLARATION_DIRS.contains(segments[i]);
         }
         boolean barrel = BARRELS.contains(file);
-        return new double[] {b(test), b(example), b(vendored), b(generated), b(compat), b(stub), b(barrel)};
+        boolean platform = false;
+        for (int i = 0; i < segments.length - 1; i++) {
+            platform |= WINDOWS_DIRS.contains(segments[i]);
+        }
+        int underscore = stem.lastIndexOf('_');
+        platform |= underscore > 0 && WINDOWS_SUFFIXES.contains(stem.substring(underscore + 1));
+        return new double[] {b(test), b(example), b(vendored), b(generated), b(compat), b(stub), b(barrel),
+            b(platform)};
     }
 
     private static double b(boolean v) {

@@ -11,13 +11,14 @@ import java.util.Set;
  * What {@link RepositoryRanking} matches names and paths against: the query's content words (split at case changes and
  * punctuation, lower-cased, English stop words dropped) and the names it may mention (each token and each of its
  * dotted segments, and runs of up to three adjacent content words joined, all reduced to lower-case letters and
- * digits). Words match when equal or, from four letters on, when one is the other plus a suffix ({@code route} and
- * {@code routes}, {@code parse} and {@code parser}). Immutable.
+ * digits). Words match when equal or, from four letters on, when they share a stem: a common prefix of at least four
+ * letters that leaves at most two letters of the shorter word and at most five of the longer ({@code route} and
+ * {@code routes}, {@code streams} and {@code streaming}, {@code compose} and {@code composition}). Immutable.
  */
 final class QueryTerms {
 
     private static final int MIN_PREFIX = 4;
-    private static final int MAX_SUFFIX = 3;
+    private static final int MAX_ENDING = 5;
 
     private final List<String> words;
     private final Set<String> names;
@@ -91,14 +92,17 @@ final class QueryTerms {
     }
 
     /**
-     * Whether the file's whole name less its last extension ({@code SqlMapper} of {@code SqlMapper.cs}, but
-     * {@code SqlMapper.Settings} of {@code SqlMapper.Settings.cs}) is a name the query mentions.
+     * How well the file's name names what the query mentions: 1 when {@link #namesFile} and the name has no other part
+     * ({@code SqlMapper.cs}, {@code Transactions.kt} for {@code Transaction}), 0.5 when it has
+     * ({@code SqlMapper.Settings.cs}, {@code client.test.ts}), else 0.
      */
-    boolean namesFileExactly(String path) {
+    double fileNaming(String path) {
+        if (!namesFile(path)) {
+            return 0;
+        }
         String file = path.substring(path.lastIndexOf('/') + 1);
-        int dot = file.lastIndexOf('.');
-        String n = normal(dot <= 0 ? file : file.substring(0, dot));
-        return n.length() >= 2 && names.contains(n);
+        int last = file.lastIndexOf('.');
+        return last > 0 && file.indexOf('.', 1) < last ? 0.5 : 1;
     }
 
     /** The share of the query's content words found among the words of the file's name. */
@@ -134,8 +138,15 @@ final class QueryTerms {
         }
         String shorter = a.length() <= b.length() ? a : b;
         String longer = shorter == a ? b : a;
-        return shorter.length() >= MIN_PREFIX && longer.length() - shorter.length() <= MAX_SUFFIX
-                && longer.startsWith(shorter);
+        if (shorter.length() < MIN_PREFIX) {
+            return false;
+        }
+        int common = 0;
+        while (common < shorter.length() && shorter.charAt(common) == longer.charAt(common)) {
+            common++;
+        }
+        // the same stem with different endings: route/routes, stream/streaming/streams, compose/composition
+        return common >= Math.max(MIN_PREFIX, shorter.length() - 2) && longer.length() - common <= MAX_ENDING;
     }
 
     private static String stem(String path) {

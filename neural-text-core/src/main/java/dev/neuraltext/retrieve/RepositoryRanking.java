@@ -24,9 +24,10 @@ import java.util.Map;
  *   <li>{@code definition}: the chunk <em>defines</em> a name the query mentions (its own {@code symbol} metadata, last
  *       segment, equals a query identifier or adjacent query words joined), not a mere mention;
  *       {@code typeDefinition}: and the chunk is a whole type;</li>
- *   <li>{@code fileName}: the share of the query's words found in the file's name; {@code fileQueried}: the file's
- *       name before its first dot is a name the query mentions; {@code fileExact}: its whole name less the extension
- *       is; {@code folder}: the share of the query's words found in its folders;</li>
+ *   <li>{@code fileName}: the share of the query's words found in the file's name (words match by stem:
+ *       {@code streaming} and {@code streams}); {@code fileQueried}: the file's name before its first dot is a name the
+ *       query mentions, 1 when that is the whole name less the extension ({@code SqlMapper.cs}), 0.5 when more parts
+ *       follow ({@code SqlMapper.Settings.cs}); {@code folder}: the share of the query's words found in its folders;</li>
  *   <li>{@code fileEvidence}: the two best relative scores of the <em>other</em> candidates from the same file
  *       (coherence: a file with several matching chunks lifts its best one); {@code fileDense}: the best dense
  *       similarity among them;</li>
@@ -34,7 +35,8 @@ import java.util.Map;
  *       statements), {@code tiny} (at most 2 lines), {@code size} (log10 of its lines,
  *       over 3, at most 1);</li>
  *   <li>{@code doc} (prose chunks) and the path priors: {@code test}, {@code example}, {@code vendored},
- *       {@code generated}, {@code compat}, {@code stub} (declaration files), {@code barrel} (package index files);</li>
+ *       {@code generated}, {@code compat}, {@code stub} (declaration files), {@code barrel} (package index files),
+ *       {@code platform} (a Windows-only twin of a POSIX implementation);</li>
  *   <li>{@code diversity}: subtracted once per chunk of the same file already placed above, unless the file is the one
  *       the query names.</li>
  * </ul>
@@ -73,10 +75,10 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
         }
     }
 
-    private static final String[] PER_KIND = {"definition", "typeDefinition", "fileName", "fileQueried", "fileExact",
-        "fileEvidence", "fileDense", "typeChunk", "bm25", "bm25First", "dense", "doc"};
+    private static final String[] PER_KIND = {"definition", "typeDefinition", "fileName", "fileQueried", "fileEvidence",
+        "fileDense", "typeChunk", "bm25", "bm25First", "dense", "doc"};
     private static final String[] GLOBAL = {"folder", "header", "tiny", "size", "test", "example", "vendored", "generated",
-        "compat", "stub", "barrel", "diversity"};
+        "compat", "stub", "barrel", "platform", "diversity"};
 
     /** Every weight's name: {@code <signal>.<kind>} for the kind-specific ones, then the global ones. */
     public static final List<String> PARAMETERS;
@@ -123,13 +125,13 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
      * The weights for whole-repository questions, which {@code neural-text search}, {@code demo} and the MCP server
      * use: fitted by coordinate ascent ({@code neural-text eval --semble --fit-ranking}) on the 19 repositories of the
      * semble-dev split (one per language, 380 questions; syntax-tree chunks; candidates of the default hybrid search,
-     * BM25 and bge-small-en-v1.5-q fused), a weight leaving 0 only for a gain of 0.005 mean NDCG@10. Held out
-     * (leave-one-language-out) the same procedure scores 0.797 against 0.739 unranked (0.825 in sample).
-     * Definition 0.2 for natural-language queries, a type defining what a mixed query names 0.05; file name 0.5 for
-     * symbol queries; the file the query names 1.0 / 0.3 / 0.3 (symbol / natural / mixed); the dense leg's relative
-     * similarity +1.0 for natural-language queries; prose -3 for natural-language queries only (an identifier found
-     * only in the documentation still comes first); declaration stubs -0.3; diversity 2 (in effect one chunk per
-     * file before a second one, unless the query names the file).
+     * BM25 and bge-small-en-v1.5-q fused), a weight leaving 0 only for a gain of 0.003 mean NDCG@10. Held out
+     * (leave-one-language-out) the same procedure scores 0.802 against 0.739 unranked (0.840 in sample).
+     * A definition of the queried name 2.0 / 0.2 / 0.3 (symbol / natural / mixed queries); file name 0.5 / 2.0 for
+     * symbol / natural queries and folder 0.5; the file the query names 2.0 / 0.2 (symbol / mixed); BM25's first
+     * hit -0.2 for natural and mixed queries (it is there already); prose -3 for natural-language queries only (an
+     * identifier found only in the documentation still comes first); examples and Windows-only twins -3; diversity 1
+     * (a file's second chunk after the next file's first, unless the query names the file).
      */
     public static RepositoryRanking wholeRepository() {
         return DEFAULTS;
@@ -146,11 +148,12 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
     }
 
     private static final RepositoryRanking DEFAULTS = new RepositoryRanking(DEFAULT_DEPTH, Map.ofEntries(
-            Map.entry("definition.natural", 0.2), Map.entry("typeDefinition.mixed", 0.05),
-            Map.entry("fileName.symbol", 0.5), Map.entry("fileQueried.symbol", 1.0),
-            Map.entry("fileQueried.natural", 0.3), Map.entry("fileQueried.mixed", 0.3),
-            Map.entry("dense.natural", 1.0), Map.entry("doc.natural", -3.0), Map.entry("stub", -0.3),
-            Map.entry("diversity", 2.0)));
+            Map.entry("definition.symbol", 2.0), Map.entry("definition.natural", 0.2),
+            Map.entry("definition.mixed", 0.3), Map.entry("fileName.symbol", 0.5), Map.entry("fileName.natural", 2.0),
+            Map.entry("fileQueried.symbol", 2.0), Map.entry("fileQueried.mixed", 0.2),
+            Map.entry("bm25First.natural", -0.2), Map.entry("bm25First.mixed", -0.2), Map.entry("doc.natural", -3.0),
+            Map.entry("folder", 0.5), Map.entry("example", -3.0), Map.entry("platform", -3.0),
+            Map.entry("diversity", 1.0)));
 
     /** A copy with {@code name}'s weight set to {@code value}. */
     public RepositoryRanking withWeight(String name, double value) {
@@ -201,14 +204,13 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
         private static final int TYPE_CHUNK = 7;
         private static final int HEADER = 8;
         private static final int TYPE_DEFINITION = 9;
-        private static final int FILE_EXACT = 10;
-        private static final int BM25 = 11;
-        private static final int DENSE = 12;
-        private static final int TINY = 13;
-        private static final int FILE_DENSE = 14;
-        private static final int SIZE = 15;
-        private static final int BM25_FIRST = 16;
-        private static final int PRIORS = 17;
+        private static final int BM25 = 10;
+        private static final int DENSE = 11;
+        private static final int TINY = 12;
+        private static final int FILE_DENSE = 13;
+        private static final int SIZE = 14;
+        private static final int BM25_FIRST = 15;
+        private static final int PRIORS = 16;
         private static final int WIDTH = PRIORS + PathPriors.NAMES.length;
 
         private final QueryKind kind;
@@ -258,7 +260,6 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
                 f[FILE_NAME] = byPath[0];
                 f[FILE_QUERIED] = byPath[1];
                 f[FOLDER] = byPath[2];
-                f[FILE_EXACT] = byPath[3];
                 f[DOC] = prose ? 1 : 0;
                 f[TYPE_CHUNK] = ChunkMetadata.SYMBOL_TYPE_TYPE.equals(symbolType)
                         || ChunkMetadata.SYMBOL_TYPE_MODULE.equals(symbolType) ? 1 : 0;
@@ -272,7 +273,7 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
                 int lines = lines(h.metadata());
                 f[TINY] = lines <= TINY_LINES ? 1 : 0;
                 f[SIZE] = lines == Integer.MAX_VALUE ? 0 : Math.min(1, Math.log10(Math.max(1, lines)) / 3);
-                System.arraycopy(byPath, 4, f, PRIORS, PathPriors.NAMES.length);
+                System.arraycopy(byPath, 3, f, PRIORS, PathPriors.NAMES.length);
             }
             for (int i = 0; i < n; i++) {
                 double first = 0;
@@ -299,15 +300,14 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
             }
         }
 
-        /** A path's features: file name, file queried, folder, exact file, then the path priors. */
+        /** A path's features: file name, file queried, folder, then the path priors. */
         private static double[] pathFeatures(QueryTerms terms, String path) {
             double[] priors = PathPriors.of(path);
-            double[] out = new double[4 + priors.length];
+            double[] out = new double[3 + priors.length];
             out[0] = terms.shareInFileName(path);
-            out[1] = terms.namesFile(path) ? 1 : 0;
+            out[1] = terms.fileNaming(path);
             out[2] = terms.shareInFolders(path);
-            out[3] = terms.namesFileExactly(path) ? 1 : 0;
-            System.arraycopy(priors, 0, out, 4, priors.length);
+            System.arraycopy(priors, 0, out, 3, priors.length);
             return out;
         }
 
@@ -450,7 +450,6 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
             names[TYPE_CHUNK] = "typeChunk";
             names[HEADER] = "header";
             names[TYPE_DEFINITION] = "typeDefinition";
-            names[FILE_EXACT] = "fileExact";
             names[BM25] = "bm25";
             names[DENSE] = "dense";
             names[TINY] = "tiny";

@@ -78,6 +78,27 @@ class RepositoryRankingTest {
         assertThat(PathPriors.of("pkg/__init__.py")[6]).isEqualTo(1);
         assertThat(PathPriors.of("src/main/java/a/package-info.java")[6]).isEqualTo(1);
         assertThat(PathPriors.of("src/main/java/a/Parser.java")).containsOnly(0);
+        assertThat(PathPriors.of("src/win/pipe.c")[7]).as("a Windows twin").isEqualTo(1);
+        assertThat(PathPriors.of("internal/poll/fd_windows.go")[7]).isEqualTo(1);
+        assertThat(PathPriors.of("src/unix/pipe.c")[7]).isZero();
+        assertThat(PathPriors.of("src/window.c")[7]).as("a word, not a platform").isZero();
+        assertThat(PathPriors.of("src/win/winapi.h")[7]).isEqualTo(1);
+        assertThat(PathPriors.of("src/winapi.h")[7]).isZero();
+    }
+
+    @Test
+    void wordsMatchByStem() {
+        assertThat(QueryTerms.matches("streaming", "streams")).isTrue();
+        assertThat(QueryTerms.matches("composition", "compose")).isTrue();
+        assertThat(QueryTerms.matches("middlewares", "middleware")).isTrue();
+        assertThat(QueryTerms.matches("connection", "connector")).isTrue();
+        assertThat(QueryTerms.matches("utility", "utils")).isTrue();
+        assertThat(QueryTerms.matches("parse", "path")).isFalse();
+        assertThat(QueryTerms.matches("connect", "collect")).isFalse();
+        assertThat(QueryTerms.matches("map", "maps")).as("under four letters only equal words match").isFalse();
+        assertThat(QueryTerms.matches("test", "testimonial")).as("too long an ending").isFalse();
+        QueryTerms t = QueryTerms.of("response streaming and payload");
+        assertThat(t.shareInFileName("aiohttp/streams.py")).isEqualTo(1.0 / 3);
     }
 
     @Test
@@ -138,12 +159,13 @@ class RepositoryRankingTest {
     @Test
     void theExactFileNameBeatsAFileThatOnlyStartsWithIt() {
         QueryTerms t = QueryTerms.of("SqlMapper");
-        assertThat(t.namesFileExactly("src/SqlMapper.cs")).isTrue();
-        assertThat(t.namesFileExactly("src/SqlMapper.Settings.cs")).isFalse();
-        assertThat(t.namesFile("src/SqlMapper.Settings.cs")).as("the stem before the first dot").isTrue();
+        assertThat(t.fileNaming("src/SqlMapper.cs")).isEqualTo(1);
+        assertThat(t.fileNaming("src/SqlMapper.Settings.cs")).as("the stem before the first dot, and more").isEqualTo(0.5);
+        assertThat(QueryTerms.of("Transaction").fileNaming("core/Transactions.kt")).isEqualTo(1);
+        assertThat(t.fileNaming("src/GridReader.cs")).isZero();
         List<SearchHit> hits = List.of(hit("part", "src/SqlMapper.Settings.cs", "SqlMapper", "type", 1.0),
                 hit("main", "src/SqlMapper.cs", "SqlMapper", "type", 0.9));
-        RepositoryRanking exact = new RepositoryRanking(50, Map.of("fileExact.symbol", 0.5));
+        RepositoryRanking exact = new RepositoryRanking(50, Map.of("fileQueried.symbol", 1.0));
         assertThat(ids(exact.rank("SqlMapper", hits))).containsExactly("main", "part");
     }
 
