@@ -125,13 +125,14 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
      * The weights for whole-repository questions, which {@code neural-text search}, {@code demo} and the MCP server
      * use: fitted by coordinate ascent ({@code neural-text eval --semble --fit-ranking}) on the 19 repositories of the
      * semble-dev split (one per language, 380 questions; syntax-tree chunks; candidates of the default hybrid search,
-     * BM25 and bge-small-en-v1.5-q fused), a weight leaving 0 only for a gain of 0.003 mean NDCG@10. Held out
-     * (leave-one-language-out) the same procedure scores 0.802 against 0.739 unranked (0.840 in sample).
-     * A definition of the queried name 2.0 / 0.2 / 0.3 (symbol / natural / mixed queries); file name 0.5 / 2.0 for
-     * symbol / natural queries and folder 0.5; the file the query names 2.0 / 0.2 (symbol / mixed); BM25's first
-     * hit -0.2 for natural and mixed queries (it is there already); prose -3 for natural-language queries only (an
-     * identifier found only in the documentation still comes first); examples and Windows-only twins -3; diversity 1
-     * (a file's second chunk after the next file's first, unless the query names the file).
+     * BM25 and bge-small-en-v1.5-q fused), a weight leaving 0 only for a gain of 0.005 mean NDCG@10 and the weights of
+     * evidence (definition, file name, file queried, folder, the legs) never negative. Held out
+     * (leave-one-language-out) the same procedure scores 0.809 against 0.741 unranked (0.828 in sample).
+     * Definition 0.2 for natural-language queries, a type defining what a mixed query names 1.0; file name 0.5 / 1.0
+     * for symbol / natural-language queries; the file a symbol query names 2.0; the dense leg's relative similarity
+     * +1.0 for natural-language queries; prose -3 for natural-language queries only (an identifier found only in the
+     * documentation still comes first); Windows-only twins -3; diversity 2 (in effect one chunk per file before a
+     * second one, unless the query names the file).
      */
     public static RepositoryRanking wholeRepository() {
         return DEFAULTS;
@@ -148,12 +149,10 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
     }
 
     private static final RepositoryRanking DEFAULTS = new RepositoryRanking(DEFAULT_DEPTH, Map.ofEntries(
-            Map.entry("definition.symbol", 2.0), Map.entry("definition.natural", 0.2),
-            Map.entry("definition.mixed", 0.3), Map.entry("fileName.symbol", 0.5), Map.entry("fileName.natural", 2.0),
-            Map.entry("fileQueried.symbol", 2.0), Map.entry("fileQueried.mixed", 0.2),
-            Map.entry("bm25First.natural", -0.2), Map.entry("bm25First.mixed", -0.2), Map.entry("doc.natural", -3.0),
-            Map.entry("folder", 0.5), Map.entry("example", -3.0), Map.entry("platform", -3.0),
-            Map.entry("diversity", 1.0)));
+            Map.entry("definition.natural", 0.2), Map.entry("typeDefinition.mixed", 1.0),
+            Map.entry("fileName.symbol", 0.5), Map.entry("fileName.natural", 1.0), Map.entry("fileQueried.symbol", 2.0),
+            Map.entry("dense.natural", 1.0), Map.entry("doc.natural", -3.0), Map.entry("platform", -3.0),
+            Map.entry("diversity", 2.0)));
 
     /** A copy with {@code name}'s weight set to {@code value}. */
     public RepositoryRanking withWeight(String name, double value) {

@@ -150,7 +150,25 @@ final class SembleRankFit {
         return new RepositoryRanking(RepositoryRanking.DEFAULT_DEPTH, mean);
     }
 
-    /** Coordinate ascent from {@code start} over {@link #GRID}, {@value #PASSES} passes, on {@code repos}. */
+    /**
+     * The signals that are evidence for a candidate (it defines the name, its file is named, a leg ranks it high):
+     * their weights are searched over the grid's non-negative values only. A negative weight on evidence is a fit
+     * exploiting quirks of the dev split (a "BM25 ranked it first" of -0.2 once put {@code Section 0} above the
+     * {@code Section 7} a query named), never a rule to ship.
+     */
+    static final java.util.Set<String> EVIDENCE = java.util.Set.of("definition", "typeDefinition", "fileName",
+            "fileQueried", "fileEvidence", "fileDense", "bm25", "bm25First", "dense", "folder");
+
+    /** Whether parameter {@code name} ({@code signal} or {@code signal.kind}) weighs an {@link #EVIDENCE} signal. */
+    static boolean isEvidence(String name) {
+        int dot = name.indexOf('.');
+        return EVIDENCE.contains(dot < 0 ? name : name.substring(0, dot));
+    }
+
+    /**
+     * Coordinate ascent from {@code start} over {@link #GRID} ({@link #EVIDENCE} weights non-negative),
+     * {@value #PASSES} passes, on {@code repos}.
+     */
     static RepositoryRanking fit(List<PreparedRepo> repos, RepositoryRanking start) {
         RepositoryRanking best = start.withDepth(RepositoryRanking.DEFAULT_DEPTH);
         double bestScore = score(repos, best);
@@ -158,7 +176,7 @@ final class SembleRankFit {
             boolean improved = false;
             for (String name : RepositoryRanking.PARAMETERS) {
                 for (double v : GRID) {
-                    if (v == best.weights().get(name)) {
+                    if (v == best.weights().get(name) || v < 0 && isEvidence(name)) {
                         continue;
                     }
                     RepositoryRanking candidate = best.withWeight(name, v);

@@ -61,4 +61,33 @@ class SembleRankFitTest {
         // deterministic: the same samples, the same mean
         assertThat(SembleRankFit.bagged(repos, RepositoryRanking.off()).weights()).isEqualTo(bagged.weights());
     }
+
+    @Test
+    void evidenceNeverGetsANegativeWeight() {
+        // the prose answer's file is named by the query, the code answer's is not: a negative file-name weight would
+        // fix every question as well as the prose prior does, and coordinate ascent tries file names first
+        RepositoryRanking probe = new RepositoryRanking(RepositoryRanking.DEFAULT_DEPTH, Map.of());
+        List<SembleRankFit.Prepared> qs = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            List<SearchHit> hits = List.of(hit("docs/guide.md", "Guide", ChunkMetadata.TYPE_DOC, 1.0),
+                    hit("src/Worker" + i + ".java", "execute", ChunkMetadata.TYPE_CODE, 0.9));
+            String query = "how does the guide step " + i + " run";
+            RepositoryRanking.Candidates c = probe.prepare(query, hits);
+            qs.add(new SembleRankFit.Prepared(c, SembleHarness.spans(c.hits(), ""), new SembleDataset.Question(query,
+                    "semantic", List.of(SpanTarget.file("src/Worker" + i + ".java")))));
+        }
+        List<SembleRankFit.PreparedRepo> repos = List.of(new SembleRankFit.PreparedRepo("a", "x", qs));
+        RepositoryRanking fitted = SembleRankFit.fit(repos, new RepositoryRanking(RepositoryRanking.DEFAULT_DEPTH,
+                Map.of()));
+        assertThat(SembleRankFit.score(repos, fitted)).isCloseTo(1.0, within(1e-9));
+        fitted.weights().forEach((name, w) -> {
+            if (SembleRankFit.isEvidence(name)) {
+                assertThat(w).as(name).isGreaterThanOrEqualTo(0);
+            }
+        });
+        assertThat(fitted.weights().get("doc.natural")).isLessThan(-0.1);
+        assertThat(SembleRankFit.isEvidence("bm25First.natural")).isTrue();
+        assertThat(SembleRankFit.isEvidence("folder")).isTrue();
+        assertThat(SembleRankFit.isEvidence("platform")).isFalse();
+    }
 }
