@@ -255,14 +255,18 @@ final class LiveIndex implements AutoCloseable {
     }
 
     private View viewOf(InMemoryCaseStore store, IndexManifest manifest) {
-        HybridCaseRetriever.Builder search = HybridCaseRetriever.builder(store).ranking(RepositoryRanking.wholeRepository());
-        HybridCaseRetriever.Builder unranked = HybridCaseRetriever.builder(store).ranking(RepositoryRanking.off());
+        return new View(store, manifest, searching(store, RepositoryRanking.wholeRepository()),
+                searching(store, RepositoryRanking.off()), HybridCaseRetriever.builder(store).build());
+    }
+
+    /** A retriever over {@code store} with the dense model when there is one, ranking with {@code ranking}. */
+    private HybridCaseRetriever searching(InMemoryCaseStore store, RepositoryRanking ranking) {
+        HybridCaseRetriever.Builder b = HybridCaseRetriever.builder(store).ranking(ranking);
         Embedder e = embedder;
         if (e != null) {
-            search.embedder(e);
-            unranked.embedder(e);
+            b.embedder(e);
         }
-        return new View(store, manifest, search.build(), unranked.build(), HybridCaseRetriever.builder(store).build());
+        return b.build();
     }
 
     // ------------------------------------------------------------------ search

@@ -7,8 +7,8 @@ import java.util.regex.Pattern;
 /**
  * The kinds of file a path says a chunk comes from, each a separate feature of {@link RepositoryRanking} whose weight is
  * learned: tests, examples, vendored copies, generated code, compatibility or legacy shims, declaration stubs,
- * package barrels and Windows-only platform twins ({@code win/} beside {@code unix/}, {@code poll_windows.go}). The rules are the common conventions of the ecosystems (folder and file names), never a project's
- * own. Stateless.
+ * package barrels and Windows-only platform twins ({@code win/} beside {@code unix/}, {@code poll_windows.go}). The
+ * rules are the common conventions of the ecosystems (folder and file names), never a project's own. Stateless.
  */
 final class PathPriors {
 
@@ -54,6 +54,8 @@ final class PathPriors {
         boolean vendored = false;
         boolean generated = false;
         boolean compat = false;
+        boolean stub = false;
+        boolean platform = false;
         for (int i = 0; i < segments.length - 1; i++) {
             String s = segments[i];
             test |= TEST_DIRS.contains(s);
@@ -61,6 +63,8 @@ final class PathPriors {
             vendored |= VENDORED_DIRS.contains(s);
             generated |= GENERATED_DIRS.contains(s);
             compat |= COMPAT_WORDS.contains(s);
+            stub |= DECLARATION_DIRS.contains(s);
+            platform |= WINDOWS_DIRS.contains(s);
         }
         String original = path.substring(path.lastIndexOf('/') + 1);
         test |= stem.startsWith("test_") || stem.endsWith("_test") || stem.endsWith("_spec") || file.contains(".test.")
@@ -71,16 +75,8 @@ final class PathPriors {
         for (String word : STEM_WORDS.split(stem)) {
             compat |= COMPAT_WORDS.contains(word);
         }
-        boolean stub = file.endsWith(".d.ts") || file.endsWith(".d.mts") || file.endsWith(".d.cts")
-                || file.endsWith(".pyi");
-        for (int i = 0; i < segments.length - 1; i++) {
-            stub |= DECLARATION_DIRS.contains(segments[i]);
-        }
+        stub |= file.endsWith(".d.ts") || file.endsWith(".d.mts") || file.endsWith(".d.cts") || file.endsWith(".pyi");
         boolean barrel = BARRELS.contains(file);
-        boolean platform = false;
-        for (int i = 0; i < segments.length - 1; i++) {
-            platform |= WINDOWS_DIRS.contains(segments[i]);
-        }
         int underscore = stem.lastIndexOf('_');
         platform |= underscore > 0 && WINDOWS_SUFFIXES.contains(stem.substring(underscore + 1));
         return new double[] {b(test), b(example), b(vendored), b(generated), b(compat), b(stub), b(barrel),

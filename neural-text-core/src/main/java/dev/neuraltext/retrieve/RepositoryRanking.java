@@ -37,8 +37,9 @@ import java.util.Map;
  *   <li>{@code doc} (prose chunks) and the path priors: {@code test}, {@code example}, {@code vendored},
  *       {@code generated}, {@code compat}, {@code stub} (declaration files), {@code barrel} (package index files),
  *       {@code platform} (a Windows-only twin of a POSIX implementation);</li>
- *   <li>{@code diversity}: subtracted once per chunk of the same file already placed above, unless the file is the one
- *       the query names.</li>
+ *   <li>{@code diversity}: subtracted once per chunk of the same file already placed above, times
+ *       {@code 1 - fileQueried}: not at all for the file the query names, half for a file only its name's first part
+ *       names ({@code SqlMapper.Settings.cs}).</li>
  * </ul>
  * The query's kind ({@link QueryKind}) selects the weights of the leg, definition, file-name, file-evidence, type-chunk
  * and prose signals (so it also decides how much each leg counts); the other weights are global.
@@ -277,6 +278,7 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
             for (int i = 0; i < n; i++) {
                 double first = 0;
                 double second = 0;
+                double dense = 0;
                 for (int j = 0; j < n; j++) {
                     if (j != i && file[j] == file[i]) {
                         double b = features[j][BASE];
@@ -286,15 +288,10 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
                         } else if (b > second) {
                             second = b;
                         }
-                    }
-                }
-                features[i][FILE_EVIDENCE] = first + second;
-                double dense = 0;
-                for (int j = 0; j < n; j++) {
-                    if (j != i && file[j] == file[i]) {
                         dense = Math.max(dense, features[j][DENSE]);
                     }
                 }
+                features[i][FILE_EVIDENCE] = first + second;
                 features[i][FILE_DENSE] = dense;
             }
         }

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Fits {@link RepositoryRanking}'s weights on the semble-dev questions and says how they do held out: each repository
@@ -156,7 +157,7 @@ final class SembleRankFit {
      * exploiting quirks of the dev split (a "BM25 ranked it first" of -0.2 once put {@code Section 0} above the
      * {@code Section 7} a query named), never a rule to ship.
      */
-    static final java.util.Set<String> EVIDENCE = java.util.Set.of("definition", "typeDefinition", "fileName",
+    static final Set<String> EVIDENCE = Set.of("definition", "typeDefinition", "fileName",
             "fileQueried", "fileEvidence", "fileDense", "bm25", "bm25First", "dense", "folder");
 
     /** Whether parameter {@code name} ({@code signal} or {@code signal.kind}) weighs an {@link #EVIDENCE} signal. */
