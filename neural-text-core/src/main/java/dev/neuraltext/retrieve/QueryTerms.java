@@ -68,8 +68,14 @@ final class QueryTerms {
 
     /** Whether {@code symbol}'s last segment (after {@code . # ::}, arguments dropped) is a name the query mentions. */
     boolean namesSymbol(String symbol) {
+        String last = normal(lastSegment(symbol));
+        return last.length() >= 2 && names.contains(last);
+    }
+
+    /** {@code symbol}'s last segment (after {@code . # ::}), arguments dropped; "" when there is none. */
+    private static String lastSegment(String symbol) {
         if (symbol == null || symbol.isBlank()) {
-            return false;
+            return "";
         }
         String s = symbol;
         int paren = s.indexOf('(');
@@ -77,8 +83,7 @@ final class QueryTerms {
             s = s.substring(0, paren);
         }
         String[] parts = s.split("\\.|#|::");
-        String last = parts.length == 0 ? "" : normal(parts[parts.length - 1]);
-        return last.length() >= 2 && names.contains(last);
+        return parts.length == 0 ? "" : parts[parts.length - 1];
     }
 
     /** Whether the file's name without extension, or that less a plural {@code s}, is a name the query mentions. */
@@ -114,6 +119,27 @@ final class QueryTerms {
     double shareInFolders(String path) {
         int slash = path.lastIndexOf('/');
         return slash < 0 ? 0 : share(split(path.substring(0, slash)));
+    }
+
+    /** The share of the words of the file's name found among the query's content words (1: the name says no more). */
+    double fileNameCovered(String path) {
+        return covered(split(stem(path)));
+    }
+
+    private double covered(List<String> target) {
+        if (words.isEmpty() || target.isEmpty()) {
+            return 0;
+        }
+        int found = 0;
+        for (String t : target) {
+            for (String w : words) {
+                if (matches(w, t)) {
+                    found++;
+                    break;
+                }
+            }
+        }
+        return (double) found / target.size();
     }
 
     private double share(List<String> target) {

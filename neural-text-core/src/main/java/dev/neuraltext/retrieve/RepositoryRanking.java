@@ -28,9 +28,13 @@ import java.util.Map;
  *       {@code streaming} and {@code streams}); {@code fileQueried}: the file's name before its first dot is a name the
  *       query mentions, 1 when that is the whole name less the extension ({@code SqlMapper.cs}), 0.5 when more parts
  *       follow ({@code SqlMapper.Settings.cs}); {@code folder}: the share of the query's words found in its folders;</li>
+ *   <li>{@code fileNameCovered}: the share of the file name's words the query has (1: the name says nothing the
+ *       query does not; {@code UpsertStatement.kt} over {@code BatchUpsertStatement.kt} for "upsert statement");</li>
  *   <li>{@code fileEvidence}: the two best relative scores of the <em>other</em> candidates from the same file
  *       (coherence: a file with several matching chunks lifts its best one); {@code fileDense}: the best dense
- *       similarity among them;</li>
+ *       similarity among them; {@code fileCandidates}: log2 of 1 + the number of candidates from the file;
+ *       {@code rankInFile}: how many chunks of the same file the fused order puts above this one (at most
+ *       {@value Candidates#MAX_RANK_IN_FILE}), so that a file competes by its best chunk;</li>
  *   <li>the chunk's shape: {@code typeChunk} (a whole type or module), {@code header} (a file's imports and top-level
  *       statements), {@code tiny} (at most 2 lines), {@code size} (log10 of its lines,
  *       over 3, at most 1);</li>
@@ -42,7 +46,9 @@ import java.util.Map;
  *       names ({@code SqlMapper.Settings.cs}).</li>
  * </ul>
  * The query's kind ({@link QueryKind}) selects the weights of the leg, definition, file-name, file-evidence, type-chunk
- * and prose signals (so it also decides how much each leg counts); the other weights are global.
+ * and prose signals (so it also decides how much each leg counts); the other weights are global. A mixed query is a
+ * sentence first: its weight of a signal is the natural-language weight plus its own {@code .mixed} one, so that the
+ * fewer mixed questions only fit what differs.
  * Weights are plain numbers, fitted offline by the evaluation harness ({@code neural-text eval --semble --fit-ranking})
  * and validated held out; {@link #wholeRepository()} documents the fit. The stage looks at the first {@link #depth()}
  * candidates only. Immutable and thread-safe.
@@ -77,9 +83,9 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
     }
 
     private static final String[] PER_KIND = {"definition", "typeDefinition", "fileName", "fileQueried", "fileEvidence",
-        "fileDense", "typeChunk", "bm25", "bm25First", "dense", "doc"};
+        "fileDense", "typeChunk", "bm25", "bm25First", "dense", "doc", "fileNameCovered", "fileCandidates"};
     private static final String[] GLOBAL = {"folder", "header", "tiny", "size", "test", "example", "vendored", "generated",
-        "compat", "stub", "barrel", "platform", "diversity"};
+        "compat", "stub", "barrel", "platform", "rankInFile", "diversity"};
 
     /** Every weight's name: {@code <signal>.<kind>} for the kind-specific ones, then the global ones. */
     public static final List<String> PARAMETERS;
@@ -127,13 +133,12 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
      * use: fitted by coordinate ascent ({@code neural-text eval --semble --fit-ranking}) on the 19 repositories of the
      * semble-dev split (one per language, 380 questions; syntax-tree chunks; candidates of the default hybrid search,
      * BM25 and bge-small-en-v1.5-q fused), a weight leaving 0 only for a gain of 0.005 mean NDCG@10 and the weights of
-     * evidence (definition, file name, file queried, folder, the legs) never negative. Held out
-     * (leave-one-language-out) the same procedure scores 0.809 against 0.741 unranked (0.828 in sample).
-     * Definition 0.2 for natural-language queries, a type defining what a mixed query names 1.0; file name 0.5 / 1.0
-     * for symbol / natural-language queries; the file a symbol query names 2.0; the dense leg's relative similarity
-     * +1.0 for natural-language queries; prose -3 for natural-language queries only (an identifier found only in the
-     * documentation still comes first); Windows-only twins -3; diversity 2 (in effect one chunk per file before a
-     * second one, unless the query names the file).
+     * evidence (definition, file name, file queried, folder, file candidates, the legs) never negative. Held out
+     * (leave-one-language-out) the same procedure scores 0.835 against 0.739 unranked (0.861 in sample).
+     * File name 0.5 / 1.0 for symbol / sentence queries; the file a query names 2.0 for symbol queries, 0.3 for
+     * sentences; log2 of the file's candidates 0.1 for sentences; prose -3 for sentences (an identifier found only in
+     * the documentation still comes first); examples -3; Windows-only twins -3; each better chunk of the same file
+     * above it -3 (in effect a file competes by its best chunk, one chunk per file before a second one).
      */
     public static RepositoryRanking wholeRepository() {
         return DEFAULTS;
@@ -150,10 +155,10 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
     }
 
     private static final RepositoryRanking DEFAULTS = new RepositoryRanking(DEFAULT_DEPTH, Map.ofEntries(
-            Map.entry("definition.natural", 0.2), Map.entry("typeDefinition.mixed", 1.0),
             Map.entry("fileName.symbol", 0.5), Map.entry("fileName.natural", 1.0), Map.entry("fileQueried.symbol", 2.0),
-            Map.entry("dense.natural", 1.0), Map.entry("doc.natural", -3.0), Map.entry("platform", -3.0),
-            Map.entry("diversity", 2.0)));
+            Map.entry("fileQueried.natural", 0.3), Map.entry("doc.natural", -3.0),
+            Map.entry("fileCandidates.natural", 0.1), Map.entry("example", -3.0), Map.entry("platform", -3.0),
+            Map.entry("rankInFile", -3.0)));
 
     /** A copy with {@code name}'s weight set to {@code value}. */
     public RepositoryRanking withWeight(String name, double value) {
@@ -210,7 +215,10 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
         private static final int FILE_DENSE = 13;
         private static final int SIZE = 14;
         private static final int BM25_FIRST = 15;
-        private static final int PRIORS = 16;
+        private static final int FILE_NAME_COVERED = 16;
+        private static final int FILE_CANDIDATES = 17;
+        private static final int RANK_IN_FILE = 18;
+        private static final int PRIORS = 19;
         private static final int WIDTH = PRIORS + PathPriors.NAMES.length;
 
         private final QueryKind kind;
@@ -260,6 +268,7 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
                 f[FILE_NAME] = byPath[0];
                 f[FILE_QUERIED] = byPath[1];
                 f[FOLDER] = byPath[2];
+                f[FILE_NAME_COVERED] = byPath[3];
                 f[DOC] = prose ? 1 : 0;
                 f[TYPE_CHUNK] = ChunkMetadata.SYMBOL_TYPE_TYPE.equals(symbolType)
                         || ChunkMetadata.SYMBOL_TYPE_MODULE.equals(symbolType) ? 1 : 0;
@@ -273,12 +282,14 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
                 int lines = lines(h.metadata());
                 f[TINY] = lines <= TINY_LINES ? 1 : 0;
                 f[SIZE] = lines == Integer.MAX_VALUE ? 0 : Math.min(1, Math.log10(Math.max(1, lines)) / 3);
-                System.arraycopy(byPath, 3, f, PRIORS, PathPriors.NAMES.length);
+                System.arraycopy(byPath, 4, f, PRIORS, PathPriors.NAMES.length);
             }
             for (int i = 0; i < n; i++) {
                 double first = 0;
                 double second = 0;
                 double dense = 0;
+                int count = 1;
+                int above = 0;
                 for (int j = 0; j < n; j++) {
                     if (j != i && file[j] == file[i]) {
                         double b = features[j][BASE];
@@ -289,21 +300,29 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
                             second = b;
                         }
                         dense = Math.max(dense, features[j][DENSE]);
+                        count++;
+                        above += j < i ? 1 : 0;
                     }
                 }
                 features[i][FILE_EVIDENCE] = first + second;
                 features[i][FILE_DENSE] = dense;
+                features[i][FILE_CANDIDATES] = Math.log(1 + count) / Math.log(2);
+                features[i][RANK_IN_FILE] = Math.min(above, MAX_RANK_IN_FILE);
             }
         }
+
+        /** {@code rankInFile} counts at most this many better chunks of the same file. */
+        static final int MAX_RANK_IN_FILE = 10;
 
         /** A path's features: file name, file queried, folder, then the path priors. */
         private static double[] pathFeatures(QueryTerms terms, String path) {
             double[] priors = PathPriors.of(path);
-            double[] out = new double[3 + priors.length];
+            double[] out = new double[4 + priors.length];
             out[0] = terms.shareInFileName(path);
             out[1] = terms.fileNaming(path);
             out[2] = terms.shareInFolders(path);
-            System.arraycopy(priors, 0, out, 3, priors.length);
+            out[3] = terms.fileNameCovered(path);
+            System.arraycopy(priors, 0, out, 4, priors.length);
             return out;
         }
 
@@ -371,6 +390,9 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
                     at = PARAMETERS.indexOf(names[f]);
                 }
                 out[at] = features[i][f];
+                if (kind == QueryKind.MIXED && at != PARAMETERS.indexOf(names[f])) {
+                    out[PARAMETERS.indexOf(names[f] + ".natural")] = features[i][f]; // a sentence first
+                }
             }
             return out;
         }
@@ -453,6 +475,9 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
             names[SIZE] = "size";
             names[BM25_FIRST] = "bm25First";
             System.arraycopy(PathPriors.NAMES, 0, names, PRIORS, PathPriors.NAMES.length);
+            names[FILE_NAME_COVERED] = "fileNameCovered";
+            names[FILE_CANDIDATES] = "fileCandidates";
+            names[RANK_IN_FILE] = "rankInFile";
             return names;
         }
 
@@ -464,6 +489,9 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
             for (int f = 1; f < WIDTH; f++) {
                 Double perKind = m.get(NAMES[f] + "." + kind.key());
                 w[f] = perKind != null ? perKind : m.get(NAMES[f]);
+                if (kind == QueryKind.MIXED && perKind != null) {
+                    w[f] += m.get(NAMES[f] + "." + QueryKind.NATURAL_LANGUAGE.key()); // a sentence first
+                }
             }
             return w;
         }

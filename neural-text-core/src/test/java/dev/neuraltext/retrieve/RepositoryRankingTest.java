@@ -1,6 +1,7 @@
 package dev.neuraltext.retrieve;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.neuraltext.chunk.ChunkMetadata;
@@ -116,6 +117,49 @@ class RepositoryRankingTest {
     }
 
     @Test
+    void aFileCompetesByItsBestChunkAndItsCandidatesCount() {
+        List<SearchHit> hits = List.of(hit("a1", "src/A.java", "A.x", "method", 1.0),
+                hit("a2", "src/A.java", "A.y", "method", 0.95), hit("b", "src/B.java", "B.z", "method", 0.5),
+                hit("c1", "src/C.java", "C.p", "method", 0.45), hit("c2", "src/C.java", "C.q", "method", 0.2),
+                hit("c3", "src/C.java", "C.r", "method", 0.1));
+        RepositoryRanking perFile = new RepositoryRanking(50, Map.of("rankInFile", -3.0));
+        // a2 has one better chunk of its file above it: 0.95 - 3 falls below every file's best chunk
+        assertThat(ids(perFile.rank("compute the thing", hits)).subList(0, 4)).containsExactly("a1", "b", "c1", "a2");
+        // log2(1 + 3) = 2 candidates' worth for C's chunks, log2(1 + 1) = 1 for B's: c1 0.45 + 0.2 beats b 0.5 + 0.1
+        RepositoryRanking counted = perFile.withWeight("fileCandidates.natural", 0.1);
+        assertThat(ids(counted.rank("compute the thing", hits)).subList(0, 3)).containsExactly("a1", "c1", "b");
+        assertThat(ids(counted.rank("ComputeThing", hits)).subList(0, 3)).as("natural-language queries only")
+                .containsExactly("a1", "b", "c1");
+    }
+
+    @Test
+    void theFileNamesCoveredShareSaysHowLittleElseTheNameSays() {
+        QueryTerms t = QueryTerms.of("upsert statement for insert or update");
+        assertThat(t.fileNameCovered("core/statements/UpsertStatement.kt")).isEqualTo(1);
+        assertThat(t.fileNameCovered("core/statements/BatchUpsertStatement.kt")).isCloseTo(2 / 3.0, within(1e-9));
+        assertThat(t.fileNameCovered("core/Table.kt")).isZero();
+        List<SearchHit> hits = List.of(hit("batch", "core/BatchUpsertStatement.kt", "BatchUpsertStatement", "type", 1.0),
+                hit("one", "core/UpsertStatement.kt", "UpsertStatement", "type", 0.8));
+        RepositoryRanking covered = new RepositoryRanking(50, Map.of("fileNameCovered.natural", 1.0));
+        assertThat(ids(covered.rank("upsert statement for insert or update", hits))).containsExactly("one", "batch");
+    }
+
+    @Test
+    void aMixedQueryIsASentenceFirst() {
+        SearchHit prose = new SearchHit("doc", "text", Map.of(ChunkMetadata.PATH, "README.md", ChunkMetadata.TYPE,
+                ChunkMetadata.TYPE_DOC), Map.of(), 1.0, 1.0, Map.of());
+        List<SearchHit> hits = List.of(prose, hit("code", "src/Reader.java", "Reader.skip", "method", 0.8));
+        String mixed = "how does JsonReader skip values";
+        assertThat(RepositoryRanking.QueryKind.of(mixed)).isEqualTo(RepositoryRanking.QueryKind.MIXED);
+        RepositoryRanking sentences = new RepositoryRanking(50, Map.of("doc.natural", -3.0));
+        // the natural-language weight applies to mixed queries too ...
+        assertThat(ids(sentences.rank(mixed, hits))).containsExactly("code", "doc");
+        // ... plus the mixed one, which here cancels it; symbol queries keep their own
+        assertThat(ids(sentences.withWeight("doc.mixed", 3.0).rank(mixed, hits))).containsExactly("doc", "code");
+        assertThat(ids(sentences.rank("JsonReader", hits))).containsExactly("doc", "code");
+    }
+
+    @Test
     void fileEvidenceLiftsTheBestChunkOfACoherentFile() {
         List<SearchHit> hits = List.of(hit("lone", "a/Lone.java", "Lone.x", "method", 1.0),
                 hit("c1", "a/Coherent.java", "Coherent.a", "method", 0.9),
@@ -196,7 +240,10 @@ class RepositoryRankingTest {
         List<SearchHit> hits = List.of(prose, hit("c1", "src/Reader.java", "Reader.read", "method", 0.9),
                 hit("c2", "src/Reader.java", "Reader.skip", "method", 0.85),
                 hit("w", "src/Writer.java", "Writer.write", "method", 0.5));
-        assertThat(ids(w.rank("how is input consumed", hits))).containsExactly("c1", "w", "c2", "doc");
+        // each file's best chunk first, code before prose; then a file's second chunk and the prose, both demoted
+        List<String> ranked = ids(w.rank("how is input consumed", hits));
+        assertThat(ranked.subList(0, 2)).containsExactly("c1", "w");
+        assertThat(ranked).containsExactlyInAnyOrder("c1", "w", "c2", "doc");
         // an identifier found only in the documentation stays first: prose is demoted for sentences only
         assertThat(ids(w.rank("zqaapq", hits)).get(0)).isEqualTo("doc");
     }

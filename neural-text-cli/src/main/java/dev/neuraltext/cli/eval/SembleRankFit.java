@@ -158,12 +158,24 @@ final class SembleRankFit {
      * {@code Section 7} a query named), never a rule to ship.
      */
     static final Set<String> EVIDENCE = Set.of("definition", "typeDefinition", "fileName",
-            "fileQueried", "fileEvidence", "fileDense", "bm25", "bm25First", "dense", "folder");
+            "fileQueried", "fileEvidence", "fileDense", "bm25", "bm25First", "dense", "folder", "fileNameCovered",
+            "fileCandidates");
 
     /** Whether parameter {@code name} ({@code signal} or {@code signal.kind}) weighs an {@link #EVIDENCE} signal. */
     static boolean isEvidence(String name) {
         int dot = name.indexOf('.');
         return EVIDENCE.contains(dot < 0 ? name : name.substring(0, dot));
+    }
+
+    /**
+     * Whether setting {@code name} to {@code v} leaves a query kind a negative weight: a mixed query's weight is the
+     * natural-language one plus its own ({@link RepositoryRanking}), so both and their sum must stay non-negative.
+     */
+    private static boolean negative(RepositoryRanking r, String name, double v) {
+        if (name.endsWith(".mixed")) {
+            return v + r.weights().get(name.replace(".mixed", ".natural")) < 0;
+        }
+        return v < 0 || name.endsWith(".natural") && v + r.weights().get(name.replace(".natural", ".mixed")) < 0;
     }
 
     /**
@@ -177,7 +189,7 @@ final class SembleRankFit {
             boolean improved = false;
             for (String name : RepositoryRanking.PARAMETERS) {
                 for (double v : GRID) {
-                    if (v == best.weights().get(name) || v < 0 && isEvidence(name)) {
+                    if (v == best.weights().get(name) || isEvidence(name) && negative(best, name, v)) {
                         continue;
                     }
                     RepositoryRanking candidate = best.withWeight(name, v);
