@@ -171,7 +171,7 @@ final class SembleRankFit {
      * Whether setting {@code name} to {@code v} leaves a query kind a negative weight: a mixed query's weight is the
      * natural-language one plus its own ({@link RepositoryRanking}), so both and their sum must stay non-negative.
      */
-    private static boolean negative(RepositoryRanking r, String name, double v) {
+    static boolean negative(RepositoryRanking r, String name, double v) {
         if (name.endsWith(".mixed")) {
             return v + r.weights().get(name.replace(".mixed", ".natural")) < 0;
         }

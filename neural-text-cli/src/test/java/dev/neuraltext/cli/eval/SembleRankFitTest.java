@@ -82,12 +82,27 @@ class SembleRankFitTest {
         assertThat(SembleRankFit.score(repos, fitted)).isCloseTo(1.0, within(1e-9));
         fitted.weights().forEach((name, w) -> {
             if (SembleRankFit.isEvidence(name)) {
-                assertThat(w).as(name).isGreaterThanOrEqualTo(0);
+                // a mixed query's weight is the natural-language one plus its own: the sum must not be negative
+                double effective = name.endsWith(".mixed") ? w + fitted.weights().get(name.replace(".mixed", ".natural"))
+                        : w;
+                assertThat(effective).as(name).isGreaterThanOrEqualTo(0);
             }
         });
         assertThat(fitted.weights().get("doc.natural")).isLessThan(-0.1);
         assertThat(SembleRankFit.isEvidence("bm25First.natural")).isTrue();
         assertThat(SembleRankFit.isEvidence("folder")).isTrue();
         assertThat(SembleRankFit.isEvidence("platform")).isFalse();
+    }
+
+    @Test
+    void aMixedEvidenceWeightMayOnlyTakeBackWhatTheNaturalOneGives() {
+        RepositoryRanking r = new RepositoryRanking(50, Map.of("dense.natural", 1.0));
+        assertThat(SembleRankFit.negative(r, "dense.mixed", -0.5)).isFalse();
+        assertThat(SembleRankFit.negative(r, "dense.mixed", -1.5)).isTrue();
+        assertThat(SembleRankFit.negative(r, "dense.natural", -0.1)).isTrue();
+        RepositoryRanking lowered = r.withWeight("dense.mixed", -1.0);
+        assertThat(SembleRankFit.negative(lowered, "dense.natural", 0.5)).as("would leave mixed at -0.5").isTrue();
+        assertThat(SembleRankFit.negative(lowered, "dense.natural", 2.0)).isFalse();
+        assertThat(SembleRankFit.negative(r, "dense.symbol", -0.1)).isTrue();
     }
 }
