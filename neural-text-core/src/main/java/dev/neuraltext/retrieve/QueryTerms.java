@@ -127,35 +127,28 @@ final class QueryTerms {
     }
 
     private double covered(List<String> target) {
-        if (words.isEmpty() || target.isEmpty()) {
-            return 0;
-        }
-        int found = 0;
-        for (String t : target) {
-            for (String w : words) {
-                if (matches(w, t)) {
-                    found++;
-                    break;
-                }
-            }
-        }
-        return (double) found / target.size();
+        return shareFound(target, words);
     }
 
     private double share(List<String> target) {
-        if (words.isEmpty() || target.isEmpty()) {
+        return shareFound(words, target);
+    }
+
+    /** The share of {@code wanted} that some word of {@code in} matches; 0 when either is empty. */
+    private static double shareFound(List<String> wanted, List<String> in) {
+        if (wanted.isEmpty() || in.isEmpty()) {
             return 0;
         }
         int found = 0;
-        for (String w : words) {
-            for (String t : target) {
+        for (String w : wanted) {
+            for (String t : in) {
                 if (matches(w, t)) {
                     found++;
                     break;
                 }
             }
         }
-        return (double) found / words.size();
+        return (double) found / wanted.size();
     }
 
     static boolean matches(String a, String b) {
