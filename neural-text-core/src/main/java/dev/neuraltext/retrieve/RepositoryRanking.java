@@ -314,7 +314,7 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
         /** {@code rankInFile} counts at most this many better chunks of the same file. */
         static final int MAX_RANK_IN_FILE = 10;
 
-        /** A path's features: file name, file queried, folder, then the path priors. */
+        /** A path's features: file name, file queried, folder, file name covered, then the path priors. */
         private static double[] pathFeatures(QueryTerms terms, String path) {
             double[] priors = PathPriors.of(path);
             double[] out = new double[4 + priors.length];
