@@ -68,14 +68,8 @@ final class QueryTerms {
 
     /** Whether {@code symbol}'s last segment (after {@code . # ::}, arguments dropped) is a name the query mentions. */
     boolean namesSymbol(String symbol) {
-        String last = normal(lastSegment(symbol));
-        return last.length() >= 2 && names.contains(last);
-    }
-
-    /** {@code symbol}'s last segment (after {@code . # ::}), arguments dropped; "" when there is none. */
-    private static String lastSegment(String symbol) {
         if (symbol == null || symbol.isBlank()) {
-            return "";
+            return false;
         }
         String s = symbol;
         int paren = s.indexOf('(');
@@ -83,7 +77,8 @@ final class QueryTerms {
             s = s.substring(0, paren);
         }
         String[] parts = s.split("\\.|#|::");
-        return parts.length == 0 ? "" : parts[parts.length - 1];
+        String last = parts.length == 0 ? "" : normal(parts[parts.length - 1]);
+        return last.length() >= 2 && names.contains(last);
     }
 
     /** Whether the file's name without extension, or that less a plural {@code s}, is a name the query mentions. */
@@ -123,11 +118,7 @@ final class QueryTerms {
 
     /** The share of the words of the file's name found among the query's content words (1: the name says no more). */
     double fileNameCovered(String path) {
-        return covered(split(stem(path)));
-    }
-
-    private double covered(List<String> target) {
-        return shareFound(target, words);
+        return shareFound(split(stem(path)), words);
     }
 
     private double share(List<String> target) {

@@ -160,6 +160,23 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
             Map.entry("fileCandidates.natural", 0.1), Map.entry("example", -3.0), Map.entry("platform", -3.0),
             Map.entry("rankInFile", -3.0)));
 
+    /**
+     * The weight {@code signal} has for a query of {@code kind}: its global weight, or for a kind-specific signal its
+     * {@code signal.kind} weight, to which a mixed query adds the natural-language one (a sentence first).
+     */
+    public double weightOf(String signal, QueryKind kind) {
+        Double perKind = weights.get(signal + "." + kind.key());
+        if (perKind == null) {
+            Double global = weights.get(signal);
+            if (global == null) {
+                throw new IllegalArgumentException("unknown ranking signal '" + signal + "'; known: " + PARAMETERS);
+            }
+            return global;
+        }
+        return kind == QueryKind.MIXED ? perKind + weights.get(signal + "." + QueryKind.NATURAL_LANGUAGE.key())
+                : perKind;
+    }
+
     /** A copy with {@code name}'s weight set to {@code value}. */
     public RepositoryRanking withWeight(String name, double value) {
         Map<String, Double> w = new LinkedHashMap<>(weights);
@@ -483,15 +500,10 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
 
         /** The weight of every feature for this query: its kind's weight when the signal is per kind, else the global one. */
         private double[] weightsFor(RepositoryRanking ranking) {
-            Map<String, Double> m = ranking.weights();
             double[] w = new double[WIDTH];
             w[BASE] = 1;
             for (int f = 1; f < WIDTH; f++) {
-                Double perKind = m.get(NAMES[f] + "." + kind.key());
-                w[f] = perKind != null ? perKind : m.get(NAMES[f]);
-                if (kind == QueryKind.MIXED && perKind != null) {
-                    w[f] += m.get(NAMES[f] + "." + QueryKind.NATURAL_LANGUAGE.key()); // a sentence first
-                }
+                w[f] = ranking.weightOf(NAMES[f], kind);
             }
             return w;
         }

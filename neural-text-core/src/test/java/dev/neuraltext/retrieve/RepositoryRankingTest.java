@@ -157,6 +157,11 @@ class RepositoryRankingTest {
         // ... plus the mixed one, which here cancels it; symbol queries keep their own
         assertThat(ids(sentences.withWeight("doc.mixed", 3.0).rank(mixed, hits))).containsExactly("doc", "code");
         assertThat(ids(sentences.rank("JsonReader", hits))).containsExactly("doc", "code");
+        assertThat(sentences.weightOf("doc", RepositoryRanking.QueryKind.MIXED)).isEqualTo(-3.0);
+        assertThat(sentences.withWeight("doc.mixed", 3.0).weightOf("doc", RepositoryRanking.QueryKind.MIXED)).isZero();
+        assertThat(sentences.weightOf("doc", RepositoryRanking.QueryKind.SYMBOL)).isZero();
+        assertThatThrownBy(() -> sentences.weightOf("nope", RepositoryRanking.QueryKind.MIXED))
+                .hasMessageContaining("'nope'");
     }
 
     @Test

@@ -168,14 +168,21 @@ final class SembleRankFit {
     }
 
     /**
-     * Whether setting {@code name} to {@code v} leaves a query kind a negative weight: a mixed query's weight is the
-     * natural-language one plus its own ({@link RepositoryRanking}), so both and their sum must stay non-negative.
+     * Whether setting {@code name} to {@code v} gives a query kind whose weight of that signal it changes a negative
+     * one ({@link RepositoryRanking#weightOf}: a mixed query's is the natural-language one plus its own, so both and
+     * their sum must stay non-negative).
      */
     static boolean negative(RepositoryRanking r, String name, double v) {
-        if (name.endsWith(".mixed")) {
-            return v + r.weights().get(name.replace(".mixed", ".natural")) < 0;
+        RepositoryRanking changed = r.withWeight(name, v);
+        int dot = name.indexOf('.');
+        String signal = dot < 0 ? name : name.substring(0, dot);
+        for (RepositoryRanking.QueryKind kind : RepositoryRanking.QueryKind.values()) {
+            double after = changed.weightOf(signal, kind);
+            if (after < 0 && after != r.weightOf(signal, kind)) {
+                return true;
+            }
         }
-        return v < 0 || name.endsWith(".natural") && v + r.weights().get(name.replace(".natural", ".mixed")) < 0;
+        return false;
     }
 
     /**
