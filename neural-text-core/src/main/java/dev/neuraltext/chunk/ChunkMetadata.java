@@ -52,6 +52,8 @@ public final class ChunkMetadata {
     public static final String TYPE = "type";
     /** For Markdown: the heading path, {@code Guide > Install > Linux}. */
     public static final String SECTION = "section";
+    /** The names a header chunk re-exports, space-separated (see {@link #FIELD_EXPORTS}). */
+    public static final String EXPORTS = "exports";
     /** List metadata from front matter. */
     public static final String TAGS = "tags";
 
@@ -63,6 +65,11 @@ public final class ChunkMetadata {
     public static final String FIELD_DOC = "doc";
     /** BM25 field: the code or prose. */
     public static final String FIELD_BODY = "body";
+    /**
+     * BM25 field: the names a file's header re-exports though they are defined elsewhere (Rust's {@code pub use},
+     * {@code export { X } from}): in this index the place where such a name enters the code.
+     */
+    public static final String FIELD_EXPORTS = "exports";
 
     /** {@link #TYPE} value of source code chunks. */
     public static final String TYPE_CODE = "code";

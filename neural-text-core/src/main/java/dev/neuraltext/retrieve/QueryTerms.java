@@ -2,9 +2,12 @@ package dev.neuraltext.retrieve;
 
 import dev.neuraltext.text.CodeDomainTokenizer;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -22,21 +25,29 @@ final class QueryTerms {
 
     private final List<String> words;
     private final Set<String> names;
+    /** Per name the query writes as an identifier (with capitals or underscores), its spellings as written. */
+    private final Map<String, Set<String>> spelled;
 
-    private QueryTerms(List<String> words, Set<String> names) {
+    private QueryTerms(List<String> words, Set<String> names, Map<String, Set<String>> spelled) {
         this.words = words;
         this.names = names;
+        this.spelled = spelled;
     }
 
     static QueryTerms of(String query) {
         Set<String> stop = CodeDomainTokenizer.englishStopWords();
         List<String> words = new ArrayList<>();
         Set<String> names = new LinkedHashSet<>();
+        Map<String, Set<String>> spelled = new HashMap<>();
         for (String token : QueryAnalyzer.tokens(query)) {
             for (String segment : token.split("\\.|#|::|/|\\(\\)")) {
                 String n = normal(segment);
                 if (n.length() >= 2 && !stop.contains(n)) {
                     names.add(n);
+                    String written = spelling(segment);
+                    if (isIdentifierShaped(written)) {
+                        spelled.computeIfAbsent(n, k -> new HashSet<>()).add(written);
+                    }
                 }
             }
             for (String w : split(token)) {
@@ -63,10 +74,18 @@ final class QueryTerms {
                 }
             }
         }
-        return new QueryTerms(List.copyOf(words), Set.copyOf(names));
+        Map<String, Set<String>> spellings = new HashMap<>();
+        spelled.forEach((n, w) -> spellings.put(n, Set.copyOf(w)));
+        return new QueryTerms(List.copyOf(words), Set.copyOf(names), Map.copyOf(spellings));
     }
 
-    /** Whether {@code symbol}'s last segment (after {@code . # ::}, arguments dropped) is a name the query mentions. */
+    /**
+     * Whether {@code symbol}'s last segment (after {@code . # ::}, arguments dropped) is a name the query mentions. A
+     * name the query writes as an identifier, with an inner capital or an underscore, must be spelled as written (other
+     * characters aside: {@code $ZodError} is {@code ZodError}): the trait {@code FromRequest} is defined by
+     * {@code trait FromRequest}, not by a method {@code from_request}; words the query writes in lower case
+     * ({@code gsonbuilder}, {@code json reader}) match any spelling.
+     */
     boolean namesSymbol(String symbol) {
         if (symbol == null || symbol.isBlank()) {
             return false;
@@ -77,8 +96,36 @@ final class QueryTerms {
             s = s.substring(0, paren);
         }
         String[] parts = s.split("\\.|#|::");
-        String last = parts.length == 0 ? "" : normal(parts[parts.length - 1]);
-        return last.length() >= 2 && names.contains(last);
+        String written = parts.length == 0 ? "" : parts[parts.length - 1];
+        String last = normal(written);
+        if (last.length() < 2 || !names.contains(last)) {
+            return false;
+        }
+        Set<String> spellings = spelled.get(last);
+        return spellings == null || spellings.contains(spelling(written));
+    }
+
+    /** A capital after the first character, or an underscore: {@code FromRequest}, {@code isBlank}, {@code from_request}. */
+    private static boolean isIdentifierShaped(String written) {
+        for (int i = 0; i < written.length(); i++) {
+            char c = written.charAt(i);
+            if (c == '_' || i > 0 && Character.isUpperCase(c)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code s} with only its letters, digits and underscores, as written. */
+    private static String spelling(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isLetterOrDigit(c) || c == '_') {
+                b.append(c);
+            }
+        }
+        return b.toString();
     }
 
     /** Whether the file's name without extension, or that less a plural {@code s}, is a name the query mentions. */

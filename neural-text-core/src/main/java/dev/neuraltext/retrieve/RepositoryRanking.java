@@ -278,7 +278,8 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
                 String symbolType = h.metadata().getOrDefault(ChunkMetadata.SYMBOL_TYPE, "");
                 boolean prose = ChunkMetadata.TYPE_DOC.equals(h.metadata().get(ChunkMetadata.TYPE));
                 if (!prose && !ChunkMetadata.SYMBOL_TYPE_TEXT.equals(symbolType)
-                        && terms.namesSymbol(h.metadata().get(ChunkMetadata.SYMBOL))) {
+                        && (terms.namesSymbol(h.metadata().get(ChunkMetadata.SYMBOL))
+                        || reExports(terms, h.metadata().get(ChunkMetadata.EXPORTS)))) {
                     f[DEFINITION] = 1;
                 }
                 double[] byPath = pathFeatures.computeIfAbsent(path, p -> pathFeatures(terms, p));
@@ -326,6 +327,19 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
                 features[i][FILE_CANDIDATES] = Math.log(1 + count) / Math.log(2);
                 features[i][RANK_IN_FILE] = Math.min(above, MAX_RANK_IN_FILE);
             }
+        }
+
+        /** Whether a header re-exports ({@link ChunkMetadata#EXPORTS}) a name the query mentions. */
+        private static boolean reExports(QueryTerms terms, String exports) {
+            if (exports == null || exports.isEmpty()) {
+                return false;
+            }
+            for (String name : exports.split(" ")) {
+                if (terms.namesSymbol(name)) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /** {@code rankInFile} counts at most this many better chunks of the same file. */

@@ -192,6 +192,20 @@ class Bm25IndexTest {
     }
 
     @Test
+    void aReExportedNameCountsInFullHoweverManyNamesTheHeaderLists() {
+        Bm25Index index = Bm25Index.builder().build();
+        index.upsert("header", Map.of("name", "mod.rs", "exports", "FromRequest FromRef Query Json Form Path State"));
+        index.upsert("short", Map.of("name", "lib.rs", "exports", "Query"));
+        index.upsert("mention", Map.of("name", "Json.from_request", "body", "impl FromRequest for Json"));
+        // exports: weight 16, b 0 and binary: a list of seven names scores a name in it as a list of one does
+        assertThat(ids(index.search("Query", 10, null))).containsExactlyInAnyOrder("header", "short");
+        List<LegResult> query = index.search("Query", 10, null);
+        assertThat(query.get(0).score()).isCloseTo(query.get(1).score(), within(EPS));
+        // the re-export outranks a method whose name only shares the words
+        assertThat(ids(index.search("FromRequest", 10, null))).startsWith("header");
+    }
+
+    @Test
     void theFilterIsEvaluatedInsideTheSearch() {
         Bm25Index index = plain();
         Map<String, Payload> payloads = new HashMap<>(); // the caller's payload table, as a store keeps it
@@ -366,7 +380,7 @@ class Bm25IndexTest {
         Bm25Index defaults = Bm25Index.builder().build();
         assertThat(defaults.description()).isEqualTo(Bm25Index.builder().build().description())
                 .contains("k1=1.2", "b=0.75", "name:w8.0/b1.0", "signature:w3.0/b0.75", "body:w1.0/b0.75",
-                        "binary=[name]", defaults.tokenizer().id());
+                        "exports:w16.0/b0.0", "binary=[exports, name]", defaults.tokenizer().id());
         assertThat(Bm25Index.builder().fieldWeight("name", 2).build().description())
                 .isNotEqualTo(defaults.description());
         assertThat(defaults.fieldWeights()).containsEntry("name", 8.0).containsEntry("body", 1.0);

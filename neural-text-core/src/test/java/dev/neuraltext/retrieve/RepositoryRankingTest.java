@@ -53,6 +53,39 @@ class RepositoryRankingTest {
     }
 
     @Test
+    void anIdentifierTheQueryWritesIsDefinedOnlyByThatSpelling() {
+        QueryTerms trait = QueryTerms.of("FromRequest");
+        assertThat(trait.namesSymbol("FromRequest")).isTrue();
+        assertThat(trait.namesSymbol("extract.FromRequest")).isTrue();
+        assertThat(trait.namesSymbol("Json.from_request")).isFalse(); // a method, not the trait
+        assertThat(trait.namesSymbol("$FromRequest")).isTrue(); // only letters, digits and underscores count
+        assertThat(QueryTerms.of("from_request").namesSymbol("Json.from_request")).isTrue();
+        assertThat(QueryTerms.of("from_request").namesSymbol("FromRequest")).isFalse();
+        // lower case, or one capital first (a sentence's first word), matches any spelling
+        assertThat(QueryTerms.of("fromrequest").namesSymbol("Json.from_request")).isTrue();
+        assertThat(QueryTerms.of("Router setup").namesSymbol("router")).isTrue();
+        assertThat(QueryTerms.of("json reader").namesSymbol("JsonReader")).isTrue();
+    }
+
+    @Test
+    void aHeaderReExportingTheQueriedNameIsItsDefinitionHere() {
+        SearchHit reExport = new SearchHit("mod.rs#{header}", "pub use core::{FromRequest, FromRef};",
+                Map.of(ChunkMetadata.PATH, "extract/mod.rs", ChunkMetadata.SYMBOL, "mod.rs",
+                        ChunkMetadata.SYMBOL_TYPE, ChunkMetadata.SYMBOL_TYPE_HEADER, ChunkMetadata.TYPE,
+                        ChunkMetadata.TYPE_CODE, ChunkMetadata.EXPORTS, "FromRequest FromRef"),
+                Map.of(), 0.8, 0.8, Map.of());
+        List<SearchHit> hits = List.of(hit("impl", "json.rs", "Json.from_request", "method", 1.0), reExport);
+        RepositoryRanking defs = new RepositoryRanking(50, Map.of("definition.symbol", 1.0));
+
+        List<SearchHit> ranked = defs.rank("FromRequest", hits);
+
+        assertThat(ids(ranked)).containsExactly("mod.rs#{header}", "impl");
+        assertThat(ranked.get(0).rankSignals()).containsEntry("definition", 1.0);
+        assertThat(ranked.get(1).rankSignals()).doesNotContainKey("definition");
+        assertThat(ids(defs.rank("FromRequestParts", hits))).containsExactly("impl", "mod.rs#{header}");
+    }
+
+    @Test
     void adjacentQueryWordsNameAFileAndAType() {
         QueryTerms t = QueryTerms.of("streaming json reader and token parsing");
         assertThat(t.namesFile("gson/stream/JsonReader.java")).isTrue();

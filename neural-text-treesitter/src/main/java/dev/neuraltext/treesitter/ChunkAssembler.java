@@ -6,6 +6,7 @@ import dev.neuraltext.chunk.ExtractionResult;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -26,6 +27,8 @@ final class ChunkAssembler {
     private final String path;
     private final Map<String, Integer> ids = new HashMap<>();
     private final List<ChunkInput> out = new ArrayList<>();
+    /** The names re-exported by the top-level statement starting on a line. */
+    private final Map<Integer, List<String>> reExported = new HashMap<>();
 
     ChunkAssembler(ExtractionResult doc, String language, SourceLines lines, String pkg, int maxChars) {
         this.doc = doc;
@@ -36,7 +39,11 @@ final class ChunkAssembler {
         this.path = doc.metadata().getOrDefault(ChunkMetadata.PATH, doc.source());
     }
 
-    List<ChunkInput> assemble(List<Definition> topLevel, List<Integer> topLevelStarts) {
+    List<ChunkInput> assemble(List<Definition> topLevel, List<Integer> topLevelStarts,
+            List<DefinitionFinder.ReExport> reExports) {
+        for (DefinitionFinder.ReExport r : reExports) {
+            reExported.computeIfAbsent(r.line(), l -> new ArrayList<>()).addAll(r.names());
+        }
         boolean[] covered = new boolean[lines.count() + 2];
         for (Definition d : topLevel) {
             for (int l = d.firstLine(); l <= d.endLine; l++) {
@@ -185,9 +192,25 @@ final class ChunkAssembler {
                 fields.put(ChunkMetadata.FIELD_DOC, docText);
             }
             fields.put(ChunkMetadata.FIELD_BODY, body);
+            if (d == null) {
+                String names = reExportedIn(part);
+                if (!names.isEmpty()) {
+                    fields.put(ChunkMetadata.FIELD_EXPORTS, names);
+                    meta.put(ChunkMetadata.EXPORTS, names);
+                }
+            }
             String id = unique(i == 0 ? base : base + "/" + (i + 1));
             out.add(new ChunkInput(id, text.toString(), meta, doc.listMetadata(), fields));
         }
+    }
+
+    /** The names the statements starting in {@code part} re-export, space-separated, first seen first. */
+    private String reExportedIn(List<Integer> part) {
+        LinkedHashSet<String> names = new LinkedHashSet<>();
+        for (int l : part) {
+            names.addAll(reExported.getOrDefault(Math.abs(l), List.of()));
+        }
+        return String.join(" ", names);
     }
 
     /** Header parts without their leading and trailing blank lines; blank parts dropped. */

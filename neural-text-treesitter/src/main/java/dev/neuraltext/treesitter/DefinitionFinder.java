@@ -24,6 +24,7 @@ final class DefinitionFinder {
     static final int MAX_NODES = 1_000_000;
     private static final int MAX_NAME_STEPS = 8;
     private static final int MAX_NAME_CHARS = 200;
+    private static final int MAX_REEXPORTED_NAMES = 1000;
     private static final Set<String> KIND_WORDS = Set.of("class", "interface", "trait", "struct", "enum", "object",
             "protocol", "extension", "record", "actor", "union");
 
@@ -33,6 +34,7 @@ final class DefinitionFinder {
     private final TSTreeCursor cursor;
     private final List<Definition> topLevel = new ArrayList<>();
     private final List<Integer> topLevelStarts = new ArrayList<>();
+    private final List<ReExport> reExports = new ArrayList<>();
     private String pkg = "";
     private int visited;
 
@@ -43,14 +45,21 @@ final class DefinitionFinder {
         this.cursor = new TSTreeCursor(root);
     }
 
-    /** What a file holds: its top-level definitions (children nested), package, top-level statement starts. */
-    record Found(List<Definition> definitions, String pkg, List<Integer> topLevelStarts) {
+    /**
+     * What a file holds: its top-level definitions (children nested), package, top-level statement starts, and the
+     * names its top-level statements re-export.
+     */
+    record Found(List<Definition> definitions, String pkg, List<Integer> topLevelStarts, List<ReExport> reExports) {
+    }
+
+    /** Names a statement starting on {@code line} makes public here though they are defined elsewhere. */
+    record ReExport(int line, List<String> names) {
     }
 
     static Found find(LanguageRules rules, String text, SourceLines lines, TSNode root) {
         DefinitionFinder f = new DefinitionFinder(rules, text, lines, root);
         f.walk(root);
-        return new Found(f.topLevel, f.pkg, f.topLevelStarts);
+        return new Found(f.topLevel, f.pkg, f.topLevelStarts, f.reExports);
     }
 
     private record Frame(TSNode node, Definition owner, int depth) {
@@ -59,6 +68,7 @@ final class DefinitionFinder {
     private void walk(TSNode root) {
         for (TSNode c : namedChildren(root)) {
             topLevelStarts.add(lines.lineOf(c.getStartByte() / 2));
+            reExport(c);
         }
         Deque<Frame> stack = new ArrayDeque<>();
         pushChildren(stack, root, null, 0);
@@ -91,6 +101,61 @@ final class DefinitionFinder {
             if (rule.container() && f.depth() < MAX_DEPTH) {
                 pushChildren(stack, node, d, f.depth() + 1);
             }
+        }
+    }
+
+    /**
+     * Records the names {@code statement} re-exports when the language says its type re-exports and it has the
+     * required child or field ({@code pub use a::{B, C as D}} gives B and D; {@code export { E } from "./e"} gives E):
+     * per leaf of the statement, its alias, else the last segment of its path.
+     */
+    private void reExport(TSNode statement) {
+        String type = statement.getType();
+        String requires = rules.reExports().get(type);
+        if (requires == null || hasErrorChild(statement)) {
+            return;
+        }
+        List<TSNode> children = namedChildren(statement);
+        if (!requires.isEmpty() && statement.getChildByFieldName(requires).isNull()
+                && children.stream().noneMatch(c -> c.getType().equals(requires))) {
+            return;
+        }
+        List<String> names = new ArrayList<>();
+        for (TSNode c : children) {
+            if (!c.getType().equals(requires)) {
+                exportedNames(c, names, 0);
+            }
+        }
+        if (!names.isEmpty()) {
+            reExports.add(new ReExport(lines.lineOf(statement.getStartByte() / 2), List.copyOf(names)));
+        }
+    }
+
+    private void exportedNames(TSNode n, List<String> out, int depth) {
+        if (depth > MAX_NAME_STEPS * 2 || out.size() >= MAX_REEXPORTED_NAMES || n.getType().endsWith("wildcard")) {
+            return; // a glob (a::*) names nothing
+        }
+        TSNode alias = n.getChildByFieldName("alias");
+        if (!alias.isNull()) {
+            out.add(clip(textOf(alias)));
+            return;
+        }
+        TSNode list = n.getChildByFieldName("list");
+        if (!list.isNull()) { // a::b::{C, D}: the names are in the list, not the path
+            exportedNames(list, out, depth + 1);
+            return;
+        }
+        TSNode name = n.getChildByFieldName("name");
+        if (!name.isNull()) {
+            out.add(clip(textOf(name)));
+            return;
+        }
+        if (n.getNamedChildCount() == 0 && rules.isName(n.getType())) {
+            out.add(clip(textOf(n)));
+            return;
+        }
+        for (TSNode c : namedChildren(n)) {
+            exportedNames(c, out, depth + 1);
         }
     }
 

@@ -34,12 +34,14 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * @param promoteMarkers texts that mark a file of the {@code promote} language (C++ in a {@code .h} file)
  * @param mergeClauses  whether adjacent definitions of one name are merged into one chunk
  * @param definitions   rules per node type, tried in order
+ * @param reExports     top-level node types that re-export names defined elsewhere (Rust's {@code pub use}), each
+ *                      with the child type or field it must have ({@code visibility_modifier}), or ""
  */
 record LanguageRules(String language, String grammar, List<String> lineComment, List<String> blockComment,
         String docstring, List<String> docSiblings, Set<String> wrappers, Set<String> leading, Set<String> packages, Set<String> opaque,
         Set<String> nameTypes, Set<String> constructors, String promote,
         List<String> promoteMarkers, boolean mergeClauses,
-        Map<String, List<DefinitionRule>> definitions) {
+        Map<String, List<DefinitionRule>> definitions, Map<String, String> reExports) {
 
     /** Node types that are a name in every grammar. */
     static final Set<String> DEFAULT_NAME_TYPES = Set.of("identifier", "type_identifier", "name", "constant",
@@ -109,7 +111,19 @@ record LanguageRules(String language, String grammar, List<String> lineComment, 
                 strings(m.get("docSiblings")), Set.copyOf(strings(m.get("wrappers"))),
                 Set.copyOf(strings(m.get("leading"))), Set.copyOf(strings(m.get("package"))), Set.copyOf(strings(m.get("opaque"))),
                 Set.copyOf(strings(m.get("nameTypes"))), Set.copyOf(strings(m.get("constructors"))),
-                string(promote.get("language")), strings(promote.get("markers")), Boolean.TRUE.equals(m.get("mergeClauses")), Map.copyOf(defs));
+                string(promote.get("language")), strings(promote.get("markers")), Boolean.TRUE.equals(m.get("mergeClauses")), Map.copyOf(defs),
+                reExports(m.get("reexports"), language));
+    }
+
+    private static Map<String, String> reExports(Object o, String language) {
+        if (o == null) {
+            return Map.of();
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Map.Entry<String, Object> e : map(o, language + ".reexports").entrySet()) {
+            out.put(e.getKey(), string(map(e.getValue(), language + ".reexports." + e.getKey()).get("requires")));
+        }
+        return Map.copyOf(out);
     }
 
     private static DefinitionRule rule(Map<String, Object> r) {

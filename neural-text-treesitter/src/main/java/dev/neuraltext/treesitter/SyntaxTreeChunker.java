@@ -115,7 +115,7 @@ public final class SyntaxTreeChunker implements Chunker {
         }
         DefinitionFinder.Found found = DefinitionFinder.find(rules, text, lines, tree.getRootNode());
         return new ChunkAssembler(document, rules.language(), lines, found.pkg(), DEFAULT_MAX_CHARS)
-                .assemble(found.definitions(), found.topLevelStarts());
+                .assemble(found.definitions(), found.topLevelStarts(), found.reExports());
     }
 
     private List<ChunkInput> fallback(ExtractionResult document, String cause) {

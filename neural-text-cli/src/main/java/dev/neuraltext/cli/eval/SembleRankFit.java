@@ -123,6 +123,7 @@ final class SembleRankFit {
             case "linear+ascent" -> fit(repos, SembleLinearFit.fit(repos));
             case "bagged" -> bagged(repos, start);
             case "ascent" -> fit(repos, start);
+            case "steepest" -> steepest(repos, start);
             default -> throw new IllegalArgumentException("-Dnt.rankFit.method must be ascent, linear, linear+ascent or "
                     + "bagged, got '" + METHOD + "'");
         };
@@ -211,6 +212,43 @@ final class SembleRankFit {
             if (!improved) {
                 break;
             }
+        }
+        return best;
+    }
+
+    /** At most this many moves of {@link #steepest}. */
+    private static final int MAX_MOVES = 100;
+
+    /**
+     * Steepest ascent from {@code start} over {@link #GRID}: each step tries every parameter at every grid value and
+     * makes the single move that gains most (a weight leaving 0 must gain {@link #MIN_GAIN}), until none gains. Unlike
+     * cyclic coordinate ascent, the result does not depend on the order the parameters are listed in.
+     */
+    static RepositoryRanking steepest(List<PreparedRepo> repos, RepositoryRanking start) {
+        RepositoryRanking best = start.withDepth(RepositoryRanking.DEFAULT_DEPTH);
+        double bestScore = score(repos, best);
+        for (int move = 0; move < MAX_MOVES; move++) {
+            RepositoryRanking next = null;
+            double nextGain = 0;
+            for (String name : RepositoryRanking.PARAMETERS) {
+                double now = best.weights().get(name);
+                for (double v : GRID) {
+                    if (v == now || isEvidence(name) && negative(best, name, v)) {
+                        continue;
+                    }
+                    RepositoryRanking candidate = best.withWeight(name, v);
+                    double gain = score(repos, candidate) - bestScore - (now == 0 ? MIN_GAIN : 1e-9);
+                    if (gain > nextGain) {
+                        next = candidate;
+                        nextGain = gain;
+                    }
+                }
+            }
+            if (next == null) {
+                break;
+            }
+            best = next;
+            bestScore = score(repos, best);
         }
         return best;
     }
