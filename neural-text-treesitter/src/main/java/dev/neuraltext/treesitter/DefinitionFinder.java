@@ -29,6 +29,7 @@ final class DefinitionFinder {
             "protocol", "extension", "record", "actor", "union");
 
     private final LanguageRules rules;
+    private final ParsedSource parsed;
     private final String text;
     private final SourceLines lines;
     private final TSTreeCursor cursor;
@@ -38,11 +39,12 @@ final class DefinitionFinder {
     private String pkg = "";
     private int visited;
 
-    private DefinitionFinder(LanguageRules rules, String text, SourceLines lines, TSNode root) {
+    private DefinitionFinder(LanguageRules rules, ParsedSource parsed, String text, SourceLines lines) {
         this.rules = rules;
+        this.parsed = parsed;
         this.text = text;
         this.lines = lines;
-        this.cursor = new TSTreeCursor(root);
+        this.cursor = new TSTreeCursor(parsed.root());
     }
 
     /**
@@ -56,9 +58,10 @@ final class DefinitionFinder {
     record ReExport(int line, List<String> names) {
     }
 
-    static Found find(LanguageRules rules, String text, SourceLines lines, TSNode root) {
-        DefinitionFinder f = new DefinitionFinder(rules, text, lines, root);
-        f.walk(root);
+    /** The definitions of {@code text}, whose syntax tree {@code parsed} is. */
+    static Found find(LanguageRules rules, ParsedSource parsed, String text, SourceLines lines) {
+        DefinitionFinder f = new DefinitionFinder(rules, parsed, text, lines);
+        f.walk(parsed.root());
         return new Found(f.topLevel, f.pkg, f.topLevelStarts, f.reExports);
     }
 
@@ -67,7 +70,7 @@ final class DefinitionFinder {
 
     private void walk(TSNode root) {
         for (TSNode c : namedChildren(root)) {
-            topLevelStarts.add(lines.lineOf(c.getStartByte() / 2));
+            topLevelStarts.add(lines.lineOf(parsed.start(c)));
             reExport(c);
         }
         Deque<Frame> stack = new ArrayDeque<>();
@@ -127,7 +130,7 @@ final class DefinitionFinder {
             }
         }
         if (!names.isEmpty()) {
-            reExports.add(new ReExport(lines.lineOf(statement.getStartByte() / 2), List.copyOf(names)));
+            reExports.add(new ReExport(lines.lineOf(parsed.start(statement)), List.copyOf(names)));
         }
     }
 
@@ -166,13 +169,14 @@ final class DefinitionFinder {
         }
     }
 
+    /** The named children of {@code node} that are the file's (not {@link ParsedSource#isInserted inserted}). */
     private List<TSNode> namedChildren(TSNode node) {
         List<TSNode> out = new ArrayList<>();
         cursor.reset(node);
         if (cursor.gotoFirstChild()) {
             do {
                 TSNode c = cursor.currentNode();
-                if (c.isNamed()) {
+                if (c.isNamed() && !parsed.isInserted(c)) {
                     out.add(c);
                 }
             } while (cursor.gotoNextSibling());
@@ -254,13 +258,13 @@ final class DefinitionFinder {
         while (!outer.getParent().isNull() && rules.wrappers().contains(outer.getParent().getType())) {
             outer = outer.getParent();
         }
-        int start = lines.lineOf(outer.getStartByte() / 2);
-        TSNode prev = outer.getPrevNamedSibling();
-        while (!prev.isNull() && rules.leading().contains(prev.getType())) {
-            start = lines.lineOf(prev.getStartByte() / 2);
-            prev = prev.getPrevNamedSibling();
+        int start = lines.lineOf(parsed.start(outer));
+        TSNode prev = previousNamedSibling(outer);
+        while (prev != null && rules.leading().contains(prev.getType())) {
+            start = lines.lineOf(parsed.start(prev));
+            prev = previousNamedSibling(prev);
         }
-        int end = lines.lastLineOf(node.getStartByte() / 2, outer.getEndByte() / 2);
+        int end = lines.lastLineOf(parsed.start(node), parsed.end(outer));
         List<Definition> siblings = owner == null ? topLevel : owner.children;
         Definition last = siblings.isEmpty() ? null : siblings.get(siblings.size() - 1);
         if (rules.mergeClauses() && last != null && last.symbol.equals(symbol) && last.symbolType.equals(symbolType)) {
@@ -282,26 +286,32 @@ final class DefinitionFinder {
     private void addCutLines(Definition d, TSNode node, int start) {
         d.cutLines.add(start);
         for (TSNode c : namedChildren(node)) {
-            d.cutLines.add(lines.lineOf(c.getStartByte() / 2));
+            d.cutLines.add(lines.lineOf(parsed.start(c)));
         }
         TSNode body = node.getChildByFieldName("body");
         if (!body.isNull()) {
             for (TSNode c : namedChildren(body)) {
-                d.cutLines.add(lines.lineOf(c.getStartByte() / 2));
+                d.cutLines.add(lines.lineOf(parsed.start(c)));
             }
         }
     }
 
-    /** Doc comment lines right above the code, or a preceding doc sibling ({@code @doc}). */
+    /** The named sibling before {@code node} that is the file's, or null. */
+    private TSNode previousNamedSibling(TSNode node) {
+        TSNode prev = node.getPrevNamedSibling();
+        return prev.isNull() || parsed.isInserted(prev) ? null : prev;
+    }
+
+    /** Doc comment lines right above the code, or a preceding doc sibling ({@code @doc}; {@code prev} may be null). */
     private void docAbove(Definition d, TSNode prev, int floor) {
-        if (!prev.isNull() && !rules.docSiblings().isEmpty()) {
-            String head = text.substring(prev.getStartByte() / 2, Math.min(prev.getEndByte() / 2,
-                    prev.getStartByte() / 2 + 32));
+        if (prev != null && !rules.docSiblings().isEmpty()) {
+            String head = text.substring(parsed.start(prev), Math.min(parsed.end(prev),
+                    parsed.start(prev) + 32));
             if (rules.docSiblings().stream().anyMatch(head::startsWith)) {
-                int docStart = lines.lineOf(prev.getStartByte() / 2);
+                int docStart = lines.lineOf(parsed.start(prev));
                 if (docStart > floor) {
                     d.docStartLine = docStart;
-                    d.docEndLine = lines.lastLineOf(prev.getStartByte() / 2, prev.getEndByte() / 2);
+                    d.docEndLine = lines.lastLineOf(parsed.start(prev), parsed.end(prev));
                     return;
                 }
             }
@@ -345,9 +355,9 @@ final class DefinitionFinder {
         TSNode first = body.getNamedChild(0);
         if (first.getType().equals("expression_statement") && first.getNamedChildCount() == 1
                 && first.getNamedChild(0).getType().equals("string")) {
-            d.docstring = text.substring(first.getStartByte() / 2, Math.min(first.getEndByte() / 2, text.length()));
-            d.docstringStartLine = lines.lineOf(first.getStartByte() / 2);
-            d.docstringEndLine = lines.lastLineOf(first.getStartByte() / 2, first.getEndByte() / 2);
+            d.docstring = text.substring(parsed.start(first), Math.min(parsed.end(first), text.length()));
+            d.docstringStartLine = lines.lineOf(parsed.start(first));
+            d.docstringEndLine = lines.lastLineOf(parsed.start(first), parsed.end(first));
         }
     }
 
@@ -437,8 +447,8 @@ final class DefinitionFinder {
 
     /** The kind keyword of a declaration's first line ({@code data class} is a class, {@code enum class} an enum). */
     private String keywordKind(TSNode node) {
-        int from = node.getStartByte() / 2;
-        int to = Math.min(node.getEndByte() / 2, from + 200);
+        int from = parsed.start(node);
+        int to = Math.min(parsed.end(node), from + 200);
         for (String word : text.substring(from, to).split("[^A-Za-z_]+")) {
             String w = word.toLowerCase(Locale.ROOT);
             if (KIND_WORDS.contains(w)) {
@@ -449,8 +459,8 @@ final class DefinitionFinder {
     }
 
     private String textOf(TSNode n) {
-        int from = Math.max(0, Math.min(n.getStartByte() / 2, text.length()));
-        int to = Math.max(from, Math.min(n.getEndByte() / 2, text.length()));
+        int from = Math.max(0, Math.min(parsed.start(n), text.length()));
+        int to = Math.max(from, Math.min(parsed.end(n), text.length()));
         return text.substring(from, Math.min(to, from + 4 * MAX_NAME_CHARS));
     }
 

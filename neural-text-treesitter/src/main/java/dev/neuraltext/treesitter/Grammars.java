@@ -51,12 +51,39 @@ final class Grammars {
     }
 
     /**
-     * Parses {@code text} (read as UTF-16LE, so that byte offsets / 2 are {@code String} indices).
+     * Parses {@code text} (read as UTF-16LE, so that byte offsets / 2 are {@code String} indices). The Lua grammar
+     * reads it with {@link LuaScannerReset}'s comment in front, as its scanner needs.
      *
-     * @param budgetNanos parsing is cancelled after this long
+     * @param budgetNanos parsing (all attempts together) is cancelled after this long
      * @return the tree, or null when the budget ran out
+     * @throws IllegalStateException if the Lua grammar's scanner did not take the reset in
+     *                               {@value LuaScannerReset#MAX_ATTEMPTS} parses
      */
-    static TSTree parse(TSLanguage language, String text, long budgetNanos) {
+    static ParsedSource parse(TSLanguage language, String text, long budgetNanos) {
+        long deadline = System.nanoTime() + budgetNanos;
+        if (!LuaScannerReset.appliesTo(language)) {
+            TSTree tree = parseOnce(language, text, deadline);
+            return tree == null ? null : ParsedSource.of(tree);
+        }
+        int at = LuaScannerReset.insertionPoint(text);
+        String withReset = LuaScannerReset.withResetComment(text, at);
+        for (int attempt = 0; attempt < LuaScannerReset.MAX_ATTEMPTS; attempt++) {
+            TSTree tree = parseOnce(language, withReset, deadline);
+            if (tree == null) {
+                return null;
+            }
+            ParsedSource parsed = new ParsedSource(tree, at, LuaScannerReset.RESET_COMMENT.length());
+            if (LuaScannerReset.tookEffect(parsed)) {
+                return parsed;
+            }
+        }
+        throw new IllegalStateException("the Lua grammar's scanner started from stale native memory in "
+                + LuaScannerReset.MAX_ATTEMPTS + " parses in a row (tree-sitter-lua 2.1.3 leaves its scanner state "
+                + "uninitialized), so no tree of this file can be trusted; if this repeats, use a tree-sitter-lua "
+                + "build whose scanner initializes its state");
+    }
+
+    private static TSTree parseOnce(TSLanguage language, String text, long deadline) {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_16LE);
         TSParser parser = new TSParser();
         if (!parser.setLanguage(language)) {
@@ -74,7 +101,6 @@ final class Grammars {
             System.arraycopy(bytes, offset, buffer, 0, n);
             return n;
         };
-        long deadline = System.nanoTime() + budgetNanos;
         return parser.parseWithOptions(new byte[READ_BUFFER], null, reader, TSInputEncoding.TSInputEncodingUTF16LE,
                 state -> System.nanoTime() - deadline > 0);
     }

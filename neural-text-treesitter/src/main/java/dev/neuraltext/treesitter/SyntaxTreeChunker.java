@@ -14,7 +14,6 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.treesitter.TSLanguage;
-import org.treesitter.TSTree;
 
 /**
  * Chunks source files by their tree-sitter syntax tree: one chunk per definition (function, method, constructor,
@@ -109,11 +108,12 @@ public final class SyntaxTreeChunker implements Chunker {
             return fallback(document, "a line of " + longest + " characters (minified?)");
         }
         TSLanguage grammar = GRAMMARS.language(rules.grammar());
-        TSTree tree = Grammars.parse(grammar, text, TimeUnit.MILLISECONDS.toNanos(DEFAULT_PARSE_BUDGET_MILLIS));
-        if (tree == null) {
+        ParsedSource parsed = Grammars.parse(grammar, text,
+                TimeUnit.MILLISECONDS.toNanos(DEFAULT_PARSE_BUDGET_MILLIS));
+        if (parsed == null) {
             return fallback(document, "parsing took longer than " + DEFAULT_PARSE_BUDGET_MILLIS + " ms");
         }
-        DefinitionFinder.Found found = DefinitionFinder.find(rules, text, lines, tree.getRootNode());
+        DefinitionFinder.Found found = DefinitionFinder.find(rules, parsed, text, lines);
         return new ChunkAssembler(document, rules.language(), lines, found.pkg(), DEFAULT_MAX_CHARS)
                 .assemble(found.definitions(), found.topLevelStarts(), found.reExports());
     }

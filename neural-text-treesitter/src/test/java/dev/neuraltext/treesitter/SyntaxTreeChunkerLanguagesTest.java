@@ -115,6 +115,7 @@ class SyntaxTreeChunkerLanguagesTest {
                         "tokenize function/function 10-14 doc",
                         "Pretty type/class 16-17")),
                 Arguments.of("timer.lua", "lua", List.of(
+                        "Timer.new function/function 5-7 doc",
                         "Timer:tick function/function 10-12 doc",
                         "clamp function/function 14-16")),
                 Arguments.of("deploy.sh", "shell", List.of(
