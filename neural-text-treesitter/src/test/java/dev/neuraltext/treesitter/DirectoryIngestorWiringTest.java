@@ -47,6 +47,6 @@ class DirectoryIngestorWiringTest {
             assertThat(chunks).as(file.path()).anySatisfy(c -> assertThat(c.metadata().get(ChunkMetadata.SYMBOL_TYPE))
                     .isIn("function", "method", "type", "module"));
         }
-        assertThat(ingestor.chunkingConfiguration()).contains("syntax=treesitter-v1 rules=");
+        assertThat(ingestor.chunkingConfiguration()).contains("syntax=treesitter-v2 rules=");
     }
 }
