@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -67,10 +68,27 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
         /** A sentence naming an identifier ({@code how does JsonReader skip values}). */
         MIXED;
 
-        /** The kind of {@code query}: {@link QueryAnalyzer}'s identifier shape, else any code-marked token, else prose. */
+        /**
+         * The kind of {@code query}: {@link QueryAnalyzer}'s identifier shape (one token, or a few with a capital or a
+         * code mark: {@code GsonBuilder}, {@code Pair apply}), else any code-marked token, else prose. A few plain
+         * lower-case words ({@code function composition utility}) are a topic, not a name: natural language.
+         */
         public static QueryKind of(String query) {
             QueryAnalyzer.Features f = QueryAnalyzer.features(query);
-            return f.identifierShaped() ? SYMBOL : f.codeShare() > 0 ? MIXED : NATURAL_LANGUAGE;
+            if (f.identifierShaped() && (f.tokens() == 1 || namesSomething(query))) {
+                return SYMBOL;
+            }
+            return f.codeShare() > 0 ? MIXED : NATURAL_LANGUAGE;
+        }
+
+        /** Whether a token of {@code query} has a capital letter or a code mark. */
+        private static boolean namesSomething(String query) {
+            for (String token : QueryAnalyzer.tokens(query)) {
+                if (!token.equals(token.toLowerCase(Locale.ROOT)) || QueryAnalyzer.isCodeMarked(token)) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         String key() {
@@ -130,15 +148,17 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
 
     /**
      * The weights for whole-repository questions, which {@code neural-text search}, {@code demo} and the MCP server
-     * use: fitted by coordinate ascent ({@code neural-text eval --semble --fit-ranking}) on the 19 repositories of the
-     * semble-dev split (one per language, 380 questions; syntax-tree chunks; candidates of the default hybrid search,
-     * BM25 and bge-small-en-v1.5-q fused), a weight leaving 0 only for a gain of 0.005 mean NDCG@10 and the weights of
-     * evidence (definition, file name, file queried, folder, file candidates, the legs) never negative. Held out
-     * (leave-one-language-out) the same procedure scores 0.835 against 0.739 unranked (0.861 in sample).
-     * File name 0.5 / 1.0 for symbol / sentence queries; the file a query names 2.0 for symbol queries, 0.3 for
-     * sentences; log2 of the file's candidates 0.1 for sentences; prose -3 for sentences (an identifier found only in
-     * the documentation still comes first); examples -3; Windows-only twins -3; each better chunk of the same file
-     * above it -3 (in effect a file competes by its best chunk, one chunk per file before a second one).
+     * use: fitted by steepest ascent ({@code neural-text eval --semble --fit-ranking}: at each step the single move of
+     * one weight over a grid that gains most) on the 19 repositories of the semble-dev split (one per language, 380
+     * questions; syntax-tree chunks; candidates of the default hybrid search, BM25 and bge-small-en-v1.5-q fused), a
+     * weight leaving 0 only for a gain of 0.003 mean NDCG@10 and the weights of evidence (definition, file name, file
+     * queried, folder, file candidates, the legs) never negative. Held out (leave-one-language-out) the same procedure
+     * scores 0.851 against 0.744 unranked (0.869 in sample).
+     * The file a symbol query names 2.0; for sentences, the share of the file name's words the query has 0.5 and log2
+     * of the file's candidates 0.1; BM25's relative score 0.5 more for a sentence naming an identifier; prose -3 for
+     * sentences (an identifier found only in the documentation still comes first); Windows-only twins -3; each better
+     * chunk of the same file above it -3 (in effect a file competes by its best chunk, one chunk per file before a
+     * second one).
      */
     public static RepositoryRanking wholeRepository() {
         return DEFAULTS;
@@ -155,10 +175,9 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
     }
 
     private static final RepositoryRanking DEFAULTS = new RepositoryRanking(DEFAULT_DEPTH, Map.ofEntries(
-            Map.entry("fileName.symbol", 0.5), Map.entry("fileName.natural", 1.0), Map.entry("fileQueried.symbol", 2.0),
-            Map.entry("fileQueried.natural", 0.3), Map.entry("doc.natural", -3.0),
-            Map.entry("fileCandidates.natural", 0.1), Map.entry("example", -3.0), Map.entry("platform", -3.0),
-            Map.entry("rankInFile", -3.0)));
+            Map.entry("fileQueried.symbol", 2.0), Map.entry("fileNameCovered.natural", 0.5),
+            Map.entry("fileCandidates.natural", 0.1), Map.entry("bm25.mixed", 0.5), Map.entry("doc.natural", -3.0),
+            Map.entry("platform", -3.0), Map.entry("rankInFile", -3.0)));
 
     /**
      * The weight {@code signal} has for a query of {@code kind}: its global weight, or for a kind-specific signal its

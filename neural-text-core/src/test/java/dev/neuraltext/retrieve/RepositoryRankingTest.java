@@ -33,6 +33,15 @@ class RepositoryRankingTest {
                 .isEqualTo(RepositoryRanking.QueryKind.NATURAL_LANGUAGE);
         assertThat(RepositoryRanking.QueryKind.of("how does JsonReader skip values"))
                 .isEqualTo(RepositoryRanking.QueryKind.MIXED);
+        // a few words: a name when one has a capital or a code mark, a topic when all are plain lower case
+        assertThat(RepositoryRanking.QueryKind.of("Pair apply")).isEqualTo(RepositoryRanking.QueryKind.SYMBOL);
+        assertThat(RepositoryRanking.QueryKind.of("StringUtils isBlank"))
+                .isEqualTo(RepositoryRanking.QueryKind.SYMBOL);
+        assertThat(RepositoryRanking.QueryKind.of("compose")).isEqualTo(RepositoryRanking.QueryKind.SYMBOL);
+        assertThat(RepositoryRanking.QueryKind.of("function composition utility"))
+                .isEqualTo(RepositoryRanking.QueryKind.NATURAL_LANGUAGE);
+        assertThat(RepositoryRanking.QueryKind.of("json log formatting"))
+                .isEqualTo(RepositoryRanking.QueryKind.NATURAL_LANGUAGE);
     }
 
     @Test

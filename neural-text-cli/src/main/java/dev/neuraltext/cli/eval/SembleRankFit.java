@@ -32,7 +32,7 @@ final class SembleRankFit {
      * A weight moves only when that gains at least this much on the training repositories (mean NDCG@10), so that a
      * constant must earn its place; held out, this keeps weights that fit one repository's quirks at 0.
      */
-    static final double MIN_GAIN = Double.parseDouble(System.getProperty("nt.rankFit.minGain", "0.002"));
+    static final double MIN_GAIN = Double.parseDouble(System.getProperty("nt.rankFit.minGain", "0.003"));
 
     /** One question's candidates and targets. */
     record Prepared(RepositoryRanking.Candidates candidates, List<RetrievedSpan> spans, SembleDataset.Question question) {
@@ -114,8 +114,12 @@ final class SembleRankFit {
         return o;
     }
 
-    /** The fitting method: {@code -Dnt.rankFit.method=linear} ({@link SembleLinearFit}) or coordinate ascent. */
-    static final String METHOD = System.getProperty("nt.rankFit.method", "ascent");
+    /**
+     * The fitting method, {@code -Dnt.rankFit.method=}: {@code steepest} ({@link #steepest}, the default),
+     * {@code ascent} (cyclic coordinate ascent, {@link #fit}), {@code linear} ({@link SembleLinearFit}),
+     * {@code linear+ascent} or {@code bagged}.
+     */
+    static final String METHOD = System.getProperty("nt.rankFit.method", "steepest");
 
     private static RepositoryRanking fitBy(List<PreparedRepo> repos, RepositoryRanking start) {
         return switch (METHOD) {
@@ -126,6 +130,14 @@ final class SembleRankFit {
             case "steepest" -> steepest(repos, start);
             default -> throw new IllegalArgumentException("-Dnt.rankFit.method must be ascent, linear, linear+ascent or "
                     + "bagged, got '" + METHOD + "'");
+        };
+    }
+
+    private static String methodDescription() {
+        return switch (METHOD) {
+            case "steepest" -> "steepest ascent (the single best move at each step)";
+            case "ascent" -> "coordinate ascent, " + PASSES + " passes";
+            default -> METHOD;
         };
     }
 
@@ -350,7 +362,7 @@ final class SembleRankFit {
         }
         sb.append('\n');
         sb.append("Weights fitted on all repositories (grid ").append(java.util.Arrays.toString(GRID))
-                .append(", coordinate ascent, ").append(PASSES).append(" passes, a weight leaves 0 only for a gain of ")
+                .append(", ").append(methodDescription()).append(", a weight leaves 0 only for a gain of ")
                 .append(MIN_GAIN).append(", depth ")
                 .append(RepositoryRanking.DEFAULT_DEPTH).append("):\n\n");
         all.weights().forEach((k, v) -> {

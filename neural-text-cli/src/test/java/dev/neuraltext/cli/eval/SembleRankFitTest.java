@@ -49,6 +49,32 @@ class SembleRankFitTest {
     }
 
     @Test
+    void steepestAscentMakesTheBestMoveWhereCyclicAscentTakesTheFirstThatGains() {
+        // prose first, the code answer second; in half the questions the query names the answer's symbol, so the
+        // definition weight (listed before the prose prior) fixes those and the prose prior fixes all
+        RepositoryRanking probe = new RepositoryRanking(RepositoryRanking.DEFAULT_DEPTH, Map.of());
+        List<SembleRankFit.Prepared> qs = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            List<SearchHit> hits = List.of(hit("docs/guide" + i + ".md", "Guide", ChunkMetadata.TYPE_DOC, 1.0),
+                    hit("src/Worker" + i + ".java", "execute", ChunkMetadata.TYPE_CODE, 0.9));
+            String query = i % 2 == 0 ? "how does step " + i + " execute" : "how does step " + i + " run";
+            RepositoryRanking.Candidates c = probe.prepare(query, hits);
+            qs.add(new SembleRankFit.Prepared(c, SembleHarness.spans(c.hits(), ""), new SembleDataset.Question(query,
+                    "semantic", List.of(SpanTarget.file("src/Worker" + i + ".java")))));
+        }
+        List<SembleRankFit.PreparedRepo> repos = List.of(new SembleRankFit.PreparedRepo("a", "x", qs));
+
+        RepositoryRanking cyclic = SembleRankFit.fit(repos, probe);
+        RepositoryRanking steepest = SembleRankFit.steepest(repos, probe);
+
+        assertThat(cyclic.weights().get("definition.natural")).isPositive();
+        assertThat(steepest.weights().get("definition.natural")).isZero();
+        assertThat(steepest.weights().get("doc.natural")).isLessThan(-0.1);
+        assertThat(SembleRankFit.score(repos, steepest)).isCloseTo(1.0, within(1e-9));
+        assertThat(steepest.weights().values().stream().filter(w -> w != 0)).hasSize(1);
+    }
+
+    @Test
     void theLogisticAndTheBaggedFitsFindItToo() {
         List<SembleRankFit.PreparedRepo> repos = List.of(repo("a", "x", 3), repo("b", "y", 2), repo("c", "z", 4));
         RepositoryRanking linear = SembleLinearFit.fit(repos);
