@@ -25,7 +25,7 @@ final class QueryTerms {
 
     private final List<String> words;
     private final Set<String> names;
-    /** Per name the query writes as an identifier (with capitals or underscores), its spellings as written. */
+    /** Per name the query writes as an identifier (an inner capital or an underscore), its spellings as written. */
     private final Map<String, Set<String>> spelled;
 
     private QueryTerms(List<String> words, Set<String> names, Map<String, Set<String>> spelled) {
@@ -105,7 +105,7 @@ final class QueryTerms {
         return spellings == null || spellings.contains(spelling(written));
     }
 
-    /** A capital after the first character, or an underscore: {@code FromRequest}, {@code isBlank}, {@code from_request}. */
+    /** A capital after the first character, or an underscore: {@code FromRequest}, {@code isBlank}, {@code get_x}. */
     private static boolean isIdentifierShaped(String written) {
         for (int i = 0; i < written.length(); i++) {
             char c = written.charAt(i);

@@ -23,7 +23,8 @@ import java.util.Map;
  *   <li>the legs: {@code bm25}, the hit's BM25 score relative to the best candidate's; {@code bm25First}, BM25
  *       ranked it first; {@code dense}, its dense similarity scaled between the lowest and the highest candidate's;</li>
  *   <li>{@code definition}: the chunk <em>defines</em> a name the query mentions (its own {@code symbol} metadata, last
- *       segment, equals a query identifier or adjacent query words joined), not a mere mention;
+ *       segment, equals a query identifier, spelled as the query writes it, or adjacent query words joined; or a
+ *       header re-exports it, {@link ChunkMetadata#EXPORTS}), not a mere mention;
  *       {@code typeDefinition}: and the chunk is a whole type;</li>
  *   <li>{@code fileName}: the share of the query's words found in the file's name (words match by stem:
  *       {@code streaming} and {@code streams}); {@code fileQueried}: the file's name before its first dot is a name the

@@ -128,8 +128,8 @@ final class SembleRankFit {
             case "bagged" -> bagged(repos, start);
             case "ascent" -> fit(repos, start);
             case "steepest" -> steepest(repos, start);
-            default -> throw new IllegalArgumentException("-Dnt.rankFit.method must be ascent, linear, linear+ascent or "
-                    + "bagged, got '" + METHOD + "'");
+            default -> throw new IllegalArgumentException("-Dnt.rankFit.method must be steepest, ascent, linear, "
+                    + "linear+ascent or bagged, got '" + METHOD + "'");
         };
     }
 
