@@ -76,20 +76,12 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
          */
         public static QueryKind of(String query) {
             QueryAnalyzer.Features f = QueryAnalyzer.features(query);
-            if (f.identifierShaped() && (f.tokens() == 1 || namesSomething(query))) {
+            // a token with a code mark, or a capital (tokens are the query's words, so its capitals are theirs)
+            boolean namesSomething = f.codeShare() > 0 || !query.equals(query.toLowerCase(Locale.ROOT));
+            if (f.identifierShaped() && (f.tokens() == 1 || namesSomething)) {
                 return SYMBOL;
             }
             return f.codeShare() > 0 ? MIXED : NATURAL_LANGUAGE;
-        }
-
-        /** Whether a token of {@code query} has a capital letter or a code mark. */
-        private static boolean namesSomething(String query) {
-            for (String token : QueryAnalyzer.tokens(query)) {
-                if (!token.equals(token.toLowerCase(Locale.ROOT)) || QueryAnalyzer.isCodeMarked(token)) {
-                    return true;
-                }
-            }
-            return false;
         }
 
         String key() {

@@ -209,12 +209,12 @@ final class SembleRankFit {
             boolean improved = false;
             for (String name : RepositoryRanking.PARAMETERS) {
                 for (double v : GRID) {
-                    if (v == best.weights().get(name) || isEvidence(name) && negative(best, name, v)) {
+                    if (!isMove(best, name, v)) {
                         continue;
                     }
                     RepositoryRanking candidate = best.withWeight(name, v);
                     double s = score(repos, candidate);
-                    if (s > bestScore + (best.weights().get(name) == 0 ? MIN_GAIN : 1e-9)) {
+                    if (s > bestScore + requiredGain(best, name)) {
                         best = candidate;
                         bestScore = s;
                         improved = true;
@@ -241,17 +241,20 @@ final class SembleRankFit {
         double bestScore = score(repos, best);
         for (int move = 0; move < MAX_MOVES; move++) {
             RepositoryRanking next = null;
+            double nextScore = 0;
             double nextGain = 0;
             for (String name : RepositoryRanking.PARAMETERS) {
-                double now = best.weights().get(name);
+                double required = requiredGain(best, name);
                 for (double v : GRID) {
-                    if (v == now || isEvidence(name) && negative(best, name, v)) {
+                    if (!isMove(best, name, v)) {
                         continue;
                     }
                     RepositoryRanking candidate = best.withWeight(name, v);
-                    double gain = score(repos, candidate) - bestScore - (now == 0 ? MIN_GAIN : 1e-9);
+                    double s = score(repos, candidate);
+                    double gain = s - bestScore - required;
                     if (gain > nextGain) {
                         next = candidate;
+                        nextScore = s;
                         nextGain = gain;
                     }
                 }
@@ -260,9 +263,19 @@ final class SembleRankFit {
                 break;
             }
             best = next;
-            bestScore = score(repos, best);
+            bestScore = nextScore;
         }
         return best;
+    }
+
+    /** Whether setting {@code name} to {@code v} is a move from {@code r}: a change, evidence kept non-negative. */
+    private static boolean isMove(RepositoryRanking r, String name, double v) {
+        return v != r.weights().get(name) && !(isEvidence(name) && negative(r, name, v));
+    }
+
+    /** What a move of {@code name} from {@code r} must gain: {@link #MIN_GAIN} to leave 0, else anything. */
+    private static double requiredGain(RepositoryRanking r, String name) {
+        return r.weights().get(name) == 0 ? MIN_GAIN : 1e-9;
     }
 
     /**
