@@ -43,6 +43,25 @@ final class PathPriors {
     private PathPriors() {
     }
 
+    /**
+     * Whether {@code query} asks about compatibility or legacy code: a word of it starts with one of the words that mark
+     * such a path ({@code compatibility}, {@code deprecated}, {@code legacy}); then the {@code compat} prior, which
+     * buries such paths, does not apply.
+     */
+    static boolean asksForCompat(String query) {
+        for (String word : query.toLowerCase(Locale.ROOT).split("[^a-z0-9]+")) {
+            for (String mark : COMPAT_STEMS) {
+                if (word.startsWith(mark)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static final Set<String> COMPAT_STEMS = Set.of("compat", "legacy", "deprecat", "shim", "polyfill",
+            "backport");
+
     /** The feature values (0 or 1) of {@code path} (relative, forward slashes), in the order of {@link #NAMES}. */
     static double[] of(String path) {
         String lower = path.toLowerCase(Locale.ROOT);

@@ -163,10 +163,25 @@ final class QueryTerms {
         return slash < 0 ? 0 : share(split(path.substring(0, slash)));
     }
 
-    /** The share of the words of the file's name found among the query's content words (1: the name says no more). */
+    /**
+     * The share of the words of the file's name found among the query's content words (1: the name says no more). The
+     * words a file name adds to say it holds helpers ({@link #GENERIC_NAME_WORDS}: {@code BooleanUtils.java},
+     * {@code string_helpers.py}) say nothing of its subject and do not count, unless they are all the name has.
+     */
     double fileNameCovered(String path) {
-        return shareFound(split(stem(path)), words);
+        List<String> name = split(stem(path));
+        List<String> subject = new ArrayList<>(name.size());
+        for (String w : name) {
+            if (!GENERIC_NAME_WORDS.contains(w)) {
+                subject.add(w);
+            }
+        }
+        return shareFound(subject.isEmpty() ? name : subject, words);
     }
+
+    /** File-name words that say a file holds helpers, not what they are about. */
+    static final Set<String> GENERIC_NAME_WORDS = Set.of("util", "utils", "utility", "utilities", "helper", "helpers",
+            "support", "impl");
 
     private double share(List<String> target) {
         return shareFound(words, target);

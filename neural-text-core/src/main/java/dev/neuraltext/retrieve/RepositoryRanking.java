@@ -31,7 +31,9 @@ import java.util.Map;
  *       query mentions, 1 when that is the whole name less the extension ({@code SqlMapper.cs}), 0.5 when more parts
  *       follow ({@code SqlMapper.Settings.cs}); {@code folder}: the share of the query's words found in its folders;</li>
  *   <li>{@code fileNameCovered}: the share of the file name's words the query has (1: the name says nothing the
- *       query does not; {@code UpsertStatement.kt} over {@code BatchUpsertStatement.kt} for "upsert statement");</li>
+ *       query does not; {@code UpsertStatement.kt} over {@code BatchUpsertStatement.kt} for "upsert statement"),
+ *       words that only say the file holds helpers ({@code Utils}, {@code Helper}, {@code Support}, {@code Impl})
+ *       left out;</li>
  *   <li>{@code fileEvidence}: the two best relative scores of the <em>other</em> candidates from the same file
  *       (coherence: a file with several matching chunks lifts its best one); {@code fileDense}: the best dense
  *       similarity among them; {@code fileCandidates}: log2 of 1 + the number of candidates from the file;
@@ -41,7 +43,10 @@ import java.util.Map;
  *       statements), {@code tiny} (at most 2 lines), {@code size} (log10 of its lines,
  *       over 3, at most 1);</li>
  *   <li>{@code doc} (prose chunks) and the path priors: {@code test}, {@code example}, {@code vendored},
- *       {@code generated}, {@code compat}, {@code stub} (declaration files), {@code barrel} (package index files),
+ *       {@code generated}, {@code compat} (also an older version folder beside a newer candidate's, {@code TwinFiles};
+ *       not for a question about compatibility or legacy code),
+ *       {@code stub} (declaration files; also a C/C++ header whose implementation is a candidate), {@code barrel}
+ *       (package index files),
  *       {@code platform} (a Windows-only twin of a POSIX implementation);</li>
  *   <li>{@code diversity}: subtracted once per chunk of the same file already placed above, times
  *       {@code 1 - fileQueried}: not at all for the file the query names, half for a file only its name's first part
@@ -144,14 +149,15 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
      * use: fitted by steepest ascent ({@code neural-text eval --semble --fit-ranking}: at each step the single move of
      * one weight over a grid that gains most) on the 19 repositories of the semble-dev split (one per language, 380
      * questions; syntax-tree chunks; candidates of the default hybrid search, BM25 and bge-small-en-v1.5-q fused), a
-     * weight leaving 0 only for a gain of 0.003 mean NDCG@10 and the weights of evidence (definition, file name, file
+     * weight leaving 0 only for a gain of 0.002 mean NDCG@10 and the weights of evidence (definition, file name, file
      * queried, folder, file candidates, the legs) never negative. Held out (leave-one-language-out) the same procedure
-     * scores 0.851 against 0.744 unranked (0.869 in sample).
-     * The file a symbol query names 2.0; for sentences, the share of the file name's words the query has 0.5 and log2
-     * of the file's candidates 0.1; BM25's relative score 0.5 more for a sentence naming an identifier; prose -3 for
-     * sentences (an identifier found only in the documentation still comes first); Windows-only twins -3; each better
-     * chunk of the same file above it -3 (in effect a file competes by its best chunk, one chunk per file before a
-     * second one).
+     * scores 0.853 against 0.744 unranked (0.878 in sample).
+     * The file a symbol query names 2.0, a sentence names 0.05; for sentences, the share of the file name's words the
+     * query has 0.5 and log2 of the file's candidates 0.1; BM25's relative score 0.5 more for a sentence naming an
+     * identifier; prose -3 for sentences (an identifier found only in the documentation still comes first); an older
+     * version beside a newer one -3 ({@code compat}); declaration stubs, a C header beside its implementation among
+     * them, -0.2; Windows-only twins -3; each better chunk of the same file above it -3 (in effect a file competes by
+     * its best chunk, one chunk per file before a second one).
      */
     public static RepositoryRanking wholeRepository() {
         return DEFAULTS;
@@ -168,9 +174,10 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
     }
 
     private static final RepositoryRanking DEFAULTS = new RepositoryRanking(DEFAULT_DEPTH, Map.ofEntries(
-            Map.entry("fileQueried.symbol", 2.0), Map.entry("fileNameCovered.natural", 0.5),
-            Map.entry("fileCandidates.natural", 0.1), Map.entry("bm25.mixed", 0.5), Map.entry("doc.natural", -3.0),
-            Map.entry("platform", -3.0), Map.entry("rankInFile", -3.0)));
+            Map.entry("fileQueried.symbol", 2.0), Map.entry("fileQueried.natural", 0.05),
+            Map.entry("fileNameCovered.natural", 0.5), Map.entry("fileCandidates.natural", 0.1),
+            Map.entry("bm25.mixed", 0.5), Map.entry("doc.natural", -3.0), Map.entry("compat", -3.0),
+            Map.entry("stub", -0.2), Map.entry("platform", -3.0), Map.entry("rankInFile", -3.0)));
 
     /**
      * The weight {@code signal} has for a query of {@code kind}: its global weight, or for a kind-specific signal its
@@ -249,6 +256,8 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
         private static final int RANK_IN_FILE = 18;
         private static final int PRIORS = 19;
         private static final int WIDTH = PRIORS + PathPriors.NAMES.length;
+        private static final int COMPAT = PRIORS + Arrays.asList(PathPriors.NAMES).indexOf("compat");
+        private static final int STUB = PRIORS + Arrays.asList(PathPriors.NAMES).indexOf("stub");
 
         private final QueryKind kind;
         private final List<SearchHit> hits;
@@ -314,6 +323,12 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
                 f[SIZE] = lines == Integer.MAX_VALUE ? 0 : Math.min(1, Math.log10(Math.max(1, lines)) / 3);
                 System.arraycopy(byPath, 4, f, PRIORS, PathPriors.NAMES.length);
             }
+            markTwins(query, files);
+            if (PathPriors.asksForCompat(query)) {
+                for (double[] f : features) {
+                    f[COMPAT] = 0; // the question is about the compatibility code: it is no longer a twin to bury
+                }
+            }
             for (int i = 0; i < n; i++) {
                 double first = 0;
                 double second = 0;
@@ -338,6 +353,21 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
                 features[i][FILE_DENSE] = dense;
                 features[i][FILE_CANDIDATES] = Math.log(1 + count) / Math.log(2);
                 features[i][RANK_IN_FILE] = Math.min(above, MAX_RANK_IN_FILE);
+            }
+        }
+
+        /** Adds {@link TwinFiles} to the {@code stub} and {@code compat} priors: twins of another candidate's file. */
+        private void markTwins(String query, Map<String, Integer> files) {
+            String[] byIndex = new String[files.size()];
+            files.forEach((path, index) -> byIndex[index] = path);
+            boolean[][] twins = TwinFiles.of(query, Arrays.asList(byIndex));
+            for (int i = 0; i < features.length; i++) {
+                if (twins[file[i]][0]) {
+                    features[i][STUB] = 1;
+                }
+                if (twins[file[i]][1]) {
+                    features[i][COMPAT] = 1;
+                }
             }
         }
 

@@ -159,6 +159,38 @@ class RepositoryRankingTest {
     }
 
     @Test
+    void twinsOfAnotherCandidateTakeTheStubAndCompatPriors() {
+        List<SearchHit> hits = List.of(hit("h", "src/idna.h", "uv__idna_toascii", "function", 1.0),
+                hit("c", "src/idna.c", "uv__idna_toascii", "function", 0.9),
+                hit("old", "src/v3/errors.ts", "ZodError", "type", 0.8),
+                hit("new", "src/v4/core/errors.ts", "ZodError", "type", 0.7));
+        RepositoryRanking stubs = new RepositoryRanking(50, Map.of("stub", -0.5));
+        List<SearchHit> ranked = stubs.rank("IDNA encoding", hits);
+        assertThat(ids(ranked)).containsExactly("c", "old", "new", "h");
+        assertThat(ranked.get(3).rankSignals()).containsEntry("stub", 1.0);
+        RepositoryRanking compat = new RepositoryRanking(50, Map.of("compat", -0.5));
+        assertThat(ids(compat.rank("ZodError", hits))).containsExactly("h", "c", "new", "old");
+        assertThat(ids(compat.rank("v3 ZodError", hits))).as("the query names the older version")
+                .containsExactly("h", "c", "old", "new");
+        // without the implementation among the candidates a header is no stub
+        assertThat(ids(stubs.rank("IDNA encoding", List.of(hits.get(0), hits.get(2))))).containsExactly("h", "old");
+    }
+
+    @Test
+    void aQuestionAboutCompatibilityCodeKeepsIt() {
+        List<SearchHit> hits = List.of(hit("shim", "src/compat/io.py", "read_all", "function", 1.0),
+                hit("old", "src/v1/api.go", "Get", "function", 0.9), hit("new", "src/v2/api.go", "Get", "function", 0.8),
+                hit("io", "src/io.py", "read_all", "function", 0.7));
+        RepositoryRanking compat = new RepositoryRanking(50, Map.of("compat", -3.0));
+        assertThat(ids(compat.rank("read the whole stream", hits))).containsExactly("new", "io", "shim", "old");
+        assertThat(ids(compat.rank("legacy compatibility shims for reading", hits)))
+                .containsExactly("shim", "old", "new", "io");
+        assertThat(PathPriors.asksForCompat("deprecated features")).isTrue();
+        assertThat(PathPriors.asksForCompat("printf-compatible formatting")).isTrue();
+        assertThat(PathPriors.asksForCompat("compose functions")).isFalse();
+    }
+
+    @Test
     void aFileCompetesByItsBestChunkAndItsCandidatesCount() {
         List<SearchHit> hits = List.of(hit("a1", "src/A.java", "A.x", "method", 1.0),
                 hit("a2", "src/A.java", "A.y", "method", 0.95), hit("b", "src/B.java", "B.z", "method", 0.5),
@@ -184,6 +216,18 @@ class RepositoryRankingTest {
                 hit("one", "core/UpsertStatement.kt", "UpsertStatement", "type", 0.8));
         RepositoryRanking covered = new RepositoryRanking(50, Map.of("fileNameCovered.natural", 1.0));
         assertThat(ids(covered.rank("upsert statement for insert or update", hits))).containsExactly("one", "batch");
+    }
+
+    @Test
+    void wordsThatSayAFileHoldsHelpersAreNotPartOfItsSubject() {
+        QueryTerms t = QueryTerms.of("boolean conversion and parsing helpers");
+        assertThat(t.fileNameCovered("lang3/BooleanUtils.java")).isEqualTo(1);
+        assertThat(t.fileNameCovered("lang3/Conversion.java")).isEqualTo(1);
+        assertThat(t.fileNameCovered("lang3/CharSequenceUtils.java")).isZero();
+        assertThat(t.fileNameCovered("src/string_helper_impl.py")).isZero();
+        // a name of generic words only is judged by them
+        assertThat(QueryTerms.of("helpers").fileNameCovered("src/utils.py")).isZero();
+        assertThat(QueryTerms.of("shared helpers").fileNameCovered("src/helpers.py")).isEqualTo(1);
     }
 
     @Test
@@ -293,6 +337,12 @@ class RepositoryRankingTest {
         assertThat(ranked).containsExactlyInAnyOrder("c1", "w", "c2", "doc");
         // an identifier found only in the documentation stays first: prose is demoted for sentences only
         assertThat(ids(w.rank("zqaapq", hits)).get(0)).isEqualTo("doc");
+        // a C header falls below its implementation, an older version below the newer one
+        List<SearchHit> twins = List.of(hit("h", "src/idna.h", "uv__idna_toascii", "function", 1.0),
+                hit("c", "src/idna.c", "uv__idna_toascii", "function", 0.95),
+                hit("v3", "src/v3/errors.ts", "ZodError", "type", 0.9),
+                hit("v4", "src/v4/core/errors.ts", "ZodError", "type", 0.5));
+        assertThat(ids(w.rank("domain name encoding", twins))).containsExactly("c", "h", "v4", "v3");
     }
 
     @Test

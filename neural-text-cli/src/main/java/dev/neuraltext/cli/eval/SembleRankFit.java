@@ -32,7 +32,7 @@ final class SembleRankFit {
      * A weight moves only when that gains at least this much on the training repositories (mean NDCG@10), so that a
      * constant must earn its place; held out, this keeps weights that fit one repository's quirks at 0.
      */
-    static final double MIN_GAIN = Double.parseDouble(System.getProperty("nt.rankFit.minGain", "0.003"));
+    static final double MIN_GAIN = Double.parseDouble(System.getProperty("nt.rankFit.minGain", "0.002"));
 
     /** One question's candidates and targets. */
     record Prepared(RepositoryRanking.Candidates candidates, List<RetrievedSpan> spans, SembleDataset.Question question) {
