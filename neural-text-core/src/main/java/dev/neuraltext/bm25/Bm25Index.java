@@ -54,7 +54,8 @@ import java.util.function.UnaryOperator;
  * header re-exports, {@code pub use a::{B, C}}) 16.0 with {@code b} 0 and binary term frequency: each name counts in
  * full however many the header lists, and saturation keeps it level with a definition's own name (measured on the
  * semble-dev split, where only the Rust repository has re-exports that matter: 4 / 8 / 16 give it 0.809 / 0.818 /
- * 0.851 NDCG@10 under the ranking shipped then, 0.775 without the field); any other field 1.0 with the params' {@code b}.
+ * 0.851 NDCG@10 under the ranking shipped then, 0.775 without the field); any other field 1.0 with the params'
+ * {@code b}.
  * Change them with {@link Builder#fieldWeight(String, double)}, {@link Builder#fieldB(String, double)} and
  * {@link Builder#binaryField(String, boolean)}.
  *
