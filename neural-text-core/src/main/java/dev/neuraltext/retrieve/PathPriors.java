@@ -1,5 +1,6 @@
 package dev.neuraltext.retrieve;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -44,12 +45,12 @@ final class PathPriors {
     }
 
     /**
-     * Whether {@code query} asks about compatibility or legacy code: a word of it starts with one of the words that mark
-     * such a path ({@code compatibility}, {@code deprecated}, {@code legacy}); then the {@code compat} prior, which
-     * buries such paths, does not apply.
+     * Whether a query whose content words are {@code queryWords} ({@link QueryTerms#words()}) asks about compatibility
+     * or legacy code: a word starts with one of the words that mark such a path ({@code compatibility},
+     * {@code deprecated}, {@code legacy}); then the {@code compat} prior, which buries such paths, does not apply.
      */
-    static boolean asksForCompat(String query) {
-        for (String word : query.toLowerCase(Locale.ROOT).split("[^a-z0-9]+")) {
+    static boolean asksForCompat(List<String> queryWords) {
+        for (String word : queryWords) {
             for (String mark : COMPAT_STEMS) {
                 if (word.startsWith(mark)) {
                     return true;

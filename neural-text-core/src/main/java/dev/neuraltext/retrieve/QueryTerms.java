@@ -152,6 +152,14 @@ final class QueryTerms {
         return last > 0 && file.indexOf('.', 1) < last ? 0.5 : 1;
     }
 
+    /**
+     * The query's content words, lower-cased, in order: {@code v3}, {@code compatibility}, {@code zod}, {@code error}
+     * for "v3 compatibility ZodError".
+     */
+    List<String> words() {
+        return words;
+    }
+
     /** The share of the query's content words found among the words of the file's name. */
     double shareInFileName(String path) {
         return share(split(stem(path)));

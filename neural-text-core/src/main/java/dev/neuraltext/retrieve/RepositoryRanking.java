@@ -323,8 +323,8 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
                 f[SIZE] = lines == Integer.MAX_VALUE ? 0 : Math.min(1, Math.log10(Math.max(1, lines)) / 3);
                 System.arraycopy(byPath, 4, f, PRIORS, PathPriors.NAMES.length);
             }
-            markTwins(query, files);
-            if (PathPriors.asksForCompat(query)) {
+            markTwins(terms, files);
+            if (PathPriors.asksForCompat(terms.words())) {
                 for (double[] f : features) {
                     f[COMPAT] = 0; // the question is about the compatibility code: it is no longer a twin to bury
                 }
@@ -357,10 +357,10 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
         }
 
         /** Adds {@link TwinFiles} to the {@code stub} and {@code compat} priors: twins of another candidate's file. */
-        private void markTwins(String query, Map<String, Integer> files) {
+        private void markTwins(QueryTerms terms, Map<String, Integer> files) {
             String[] byIndex = new String[files.size()];
             files.forEach((path, index) -> byIndex[index] = path);
-            boolean[][] twins = TwinFiles.of(query, Arrays.asList(byIndex));
+            boolean[][] twins = TwinFiles.of(terms.words(), Arrays.asList(byIndex));
             for (int i = 0; i < features.length; i++) {
                 if (twins[file[i]][0]) {
                     features[i][STUB] = 1;

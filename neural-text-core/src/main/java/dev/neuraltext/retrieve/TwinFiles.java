@@ -27,30 +27,30 @@ final class TwinFiles {
     private static final Set<String> HEADERS = Set.of("h", "hh", "hpp", "hxx", "h++");
     private static final Set<String> SOURCES = Set.of("c", "cc", "cpp", "cxx", "c++", "m", "mm");
     private static final Pattern VERSION = Pattern.compile("v(\\d{1,4})");
-    private static final Pattern WORD = Pattern.compile("[a-z0-9]+");
 
     private TwinFiles() {
     }
 
     /**
      * For each of {@code paths} (relative, forward slashes; the distinct files of one query's candidates), whether it
-     * is a declaration twin (index 0) and an older version (index 1) of another of them.
+     * is a declaration twin (index 0) and an older version (index 1) of another of them; {@code queryWords} are the
+     * query's content words ({@link QueryTerms#words()}), which say whether it names a version.
      */
-    static boolean[][] of(String query, List<String> paths) {
+    static boolean[][] of(List<String> queryWords, List<String> paths) {
         Set<String> implemented = new HashSet<>();
+        List<String> lowerPaths = new ArrayList<>(paths.size());
         List<String[]> segments = new ArrayList<>(paths.size());
         for (String path : paths) {
             String lower = path.toLowerCase(Locale.ROOT);
+            lowerPaths.add(lower);
             segments.add(lower.split("/"));
-            String ext = extension(lower);
-            if (SOURCES.contains(ext)) {
+            if (SOURCES.contains(extension(lower))) {
                 implemented.add(stem(lower));
             }
         }
-        Set<String> queryWords = words(query);
         boolean[][] out = new boolean[paths.size()][2];
         for (int i = 0; i < paths.size(); i++) {
-            String lower = paths.get(i).toLowerCase(Locale.ROOT);
+            String lower = lowerPaths.get(i);
             out[i][0] = HEADERS.contains(extension(lower)) && implemented.contains(stem(lower));
             out[i][1] = olderVersion(segments.get(i), segments, queryWords);
         }
@@ -58,7 +58,7 @@ final class TwinFiles {
     }
 
     /** Whether a folder of {@code path} is a version below one that another path has under the same parent. */
-    private static boolean olderVersion(String[] path, List<String[]> all, Set<String> queryWords) {
+    private static boolean olderVersion(String[] path, List<String[]> all, List<String> queryWords) {
         for (int k = 0; k < path.length - 1; k++) {
             int version = version(path[k]);
             if (version < 0 || queryWords.contains(path[k])) {
@@ -88,7 +88,7 @@ final class TwinFiles {
         return m.matches() ? Integer.parseInt(m.group(1)) : -1;
     }
 
-    /** The file's path less its last extension ({@code src/idna.h} is {@code src/idna}), folders aside. */
+    /** The file's name less its last extension, without its folders ({@code src/idna.h} is {@code idna}). */
     private static String stem(String lowerPath) {
         String file = lowerPath.substring(lowerPath.lastIndexOf('/') + 1);
         int dot = file.lastIndexOf('.');
@@ -99,14 +99,5 @@ final class TwinFiles {
         String file = lowerPath.substring(lowerPath.lastIndexOf('/') + 1);
         int dot = file.lastIndexOf('.');
         return dot > 0 ? file.substring(dot + 1) : "";
-    }
-
-    private static Set<String> words(String query) {
-        Set<String> out = new HashSet<>();
-        Matcher m = WORD.matcher(query.toLowerCase(Locale.ROOT));
-        while (m.find()) {
-            out.add(m.group());
-        }
-        return out;
     }
 }

@@ -185,9 +185,9 @@ class RepositoryRankingTest {
         assertThat(ids(compat.rank("read the whole stream", hits))).containsExactly("new", "io", "shim", "old");
         assertThat(ids(compat.rank("legacy compatibility shims for reading", hits)))
                 .containsExactly("shim", "old", "new", "io");
-        assertThat(PathPriors.asksForCompat("deprecated features")).isTrue();
-        assertThat(PathPriors.asksForCompat("printf-compatible formatting")).isTrue();
-        assertThat(PathPriors.asksForCompat("compose functions")).isFalse();
+        assertThat(PathPriors.asksForCompat(QueryTerms.of("deprecated features").words())).isTrue();
+        assertThat(PathPriors.asksForCompat(QueryTerms.of("printf-compatible formatting").words())).isTrue();
+        assertThat(PathPriors.asksForCompat(QueryTerms.of("compose functions").words())).isFalse();
     }
 
     @Test

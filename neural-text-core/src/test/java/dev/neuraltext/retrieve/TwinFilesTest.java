@@ -9,7 +9,8 @@ class TwinFilesTest {
 
     @Test
     void aHeaderIsADeclarationTwinOnlyWhenItsImplementationIsACandidate() {
-        boolean[][] t = TwinFiles.of("IDNA encoding", List.of("src/idna.h", "src/idna.c", "src/uv-common.h",
+        boolean[][] t = TwinFiles.of(QueryTerms.of("IDNA encoding").words(),
+                List.of("src/idna.h", "src/idna.c", "src/uv-common.h",
                 "include/uv/tree.hpp", "src/tree.cpp", "src/inet.C"));
         assertThat(t[0][0]).as("idna.h beside idna.c").isTrue();
         assertThat(t[1][0]).as("the implementation itself").isFalse();
@@ -20,7 +21,8 @@ class TwinFilesTest {
 
     @Test
     void aHeaderOnlyLibraryHasNoTwins() {
-        boolean[][] t = TwinFiles.of("format", List.of("include/fmt/format.h", "include/fmt/core.h"));
+        boolean[][] t = TwinFiles.of(QueryTerms.of("format").words(),
+                List.of("include/fmt/format.h", "include/fmt/core.h"));
         assertThat(t[0][0]).isFalse();
         assertThat(t[1][0]).isFalse();
     }
@@ -29,7 +31,7 @@ class TwinFilesTest {
     void aFileUnderAnOlderVersionFolderIsSupersededByANewerSiblingVersion() {
         List<String> paths = List.of("src/v3/ZodError.ts", "src/v4/core/errors.ts", "src/v4/classic/errors.ts",
                 "lib/v1/api.go", "src/v3/types.ts");
-        boolean[][] t = TwinFiles.of("ZodError", paths);
+        boolean[][] t = TwinFiles.of(QueryTerms.of("ZodError").words(), paths);
         assertThat(t[0][1]).as("v3 beside a v4 candidate").isTrue();
         assertThat(t[1][1]).as("the newest version").isFalse();
         assertThat(t[3][1]).as("v1 under another parent has no newer sibling").isFalse();
@@ -39,13 +41,15 @@ class TwinFilesTest {
 
     @Test
     void aQueryNamingTheOlderVersionKeepsIt() {
-        boolean[][] t = TwinFiles.of("v3 compatibility error types", List.of("src/v3/errors.ts", "src/v4/errors.ts"));
+        boolean[][] t = TwinFiles.of(QueryTerms.of("v3 compatibility error types").words(),
+                List.of("src/v3/errors.ts", "src/v4/errors.ts"));
         assertThat(t[0][1]).isFalse();
     }
 
     @Test
     void onlyVersionFoldersCountNotFilesOrOtherNames() {
-        boolean[][] t = TwinFiles.of("routing", List.of("api/v2.go", "api/v3.go", "src/vendor/x.go", "src/v10/x.go",
+        boolean[][] t = TwinFiles.of(QueryTerms.of("routing").words(),
+                List.of("api/v2.go", "api/v3.go", "src/vendor/x.go", "src/v10/x.go",
                 "src/v9/x.go", "src/version2/a.go", "src/version3/a.go"));
         assertThat(t[0][1]).as("a file named v2 is not a folder").isFalse();
         assertThat(t[2][1]).isFalse();
