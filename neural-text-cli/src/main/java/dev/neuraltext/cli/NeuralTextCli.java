@@ -64,7 +64,9 @@ public final class NeuralTextCli implements Callable<Integer> {
      */
     public static int run(String... args) {
         return new CommandLine(new NeuralTextCli())
-                .setExitCodeExceptionMapper(t -> CliException.FAILURE)
+                // an unknown option or a malformed value is bad input (2), as the exit code list says; anything else 1
+                .setExitCodeExceptionMapper(t -> t instanceof CommandLine.ParameterException ? CliException.USAGE
+                        : CliException.FAILURE)
                 .setExecutionExceptionHandler((e, cmd, parsed) -> {
                     System.err.println(cmd.getCommandName() + ": unexpected failure: " + e
                             + " (set NEURAL_TEXT_DEBUG=1 for the stack trace)");
