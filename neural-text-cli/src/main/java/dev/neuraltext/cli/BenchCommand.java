@@ -3,7 +3,6 @@ package dev.neuraltext.cli;
 import dev.neuraltext.cli.bench.Bm25Benchmark;
 import dev.neuraltext.cli.bench.EmbeddingBenchmark;
 import dev.neuraltext.cli.bench.ScaleBenchmark;
-import dev.neuraltext.cli.eval.PresetThroughput;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -21,8 +20,7 @@ import picocli.CommandLine.Unmatched;
         name = "bench",
         description = "Benchmarks against peers in the same run (reported as ratios).",
         mixinStandardHelpOptions = true,
-        subcommands = {BenchCommand.Bm25.class, BenchCommand.Embed.class, BenchCommand.Scale.class,
-            BenchCommand.Presets.class})
+        subcommands = {BenchCommand.Bm25.class, BenchCommand.Embed.class, BenchCommand.Scale.class})
 final class BenchCommand implements Callable<Integer> {
 
     @Override
@@ -68,19 +66,6 @@ final class BenchCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             return ScaleBenchmark.run(args.toArray(String[]::new));
-        }
-    }
-
-    @Command(name = "presets", description = "Document embedding throughput of every dense model preset and dense"
-            + " text variant, side by side. Options: [--dataset DIR] [--limit N] [--slice N] [--models a,b]"
-            + " [--dense-text chunk,header,header-head]")
-    static final class Presets implements Callable<Integer> {
-        @Unmatched
-        List<String> args = new ArrayList<>();
-
-        @Override
-        public Integer call() {
-            return PresetThroughput.run(args.toArray(String[]::new));
         }
     }
 }

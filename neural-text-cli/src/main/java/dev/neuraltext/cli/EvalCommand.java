@@ -4,6 +4,7 @@ import dev.neuraltext.NeuralTextException;
 import dev.neuraltext.cli.eval.EvalMain;
 import dev.neuraltext.onnx.DenseModels;
 import dev.neuraltext.retrieve.DenseText;
+import dev.neuraltext.retrieve.RepositoryRanking;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,9 +36,9 @@ final class EvalCommand implements Callable<Integer> {
             + "(default: beside the annotations folder)")
     Path published;
 
-    @Option(names = "--fit-ranking", description = "with --semble: fit the ranking stage's weights (in sample and "
-            + "leave-one-language-out; writes ranking-fit.md) instead of running the benchmark")
-    boolean fitRanking;
+    @Option(names = "--latency-repeats", paramLabel = "<n>", defaultValue = "5", description = "with --semble: "
+            + "time each question this many times per system and keep the median (default: ${DEFAULT-VALUE})")
+    int latencyRepeats;
 
     @Option(names = "--repos", split = ",", paramLabel = "<name>", description = "with --semble: only these repositories")
     List<String> repos = new ArrayList<>();
@@ -106,9 +107,10 @@ final class EvalCommand implements Callable<Integer> {
     @Option(names = "--no-cache", description = "do not cache document embeddings on disk")
     boolean noCache;
 
-    @Option(names = "--fit-fusion", description = "fit the graded fusion leave-one-dataset-out over the datasets "
-            + "(writes fusion-fit.md) instead of running techniques")
-    boolean fitFusion;
+    @Option(names = "--ranking", paramLabel = "<stage>", defaultValue = "off", description = "the ranking stage "
+            + "every technique searches with: off (the library's default) or whole-repository (the command line's and "
+            + "the MCP server's; default: ${DEFAULT-VALUE})")
+    String ranking;
 
     @Option(names = "--previous-default", description = "also run the previous default (all-MiniLM-L6-v2, chunk "
             + "text, shape switch) beside hybrid, query by query in turn, so their latencies compare")
@@ -146,7 +148,7 @@ final class EvalCommand implements Callable<Integer> {
             return EvalMain.run(datasets, split, techniques, peerList, sliceBy, k, depth, out, !noDense, spladeModel,
                     rerankerModel, alpha, warmup, cache, baseline, compare,
                     model == null ? DenseModel.DEFAULT_MODEL : DenseModels.checkId(model),
-                    denseText == null ? DenseText.defaults() : DenseText.byId(denseText), fitFusion,
+                    denseText == null ? DenseText.defaults() : DenseText.byId(denseText), ranking(ranking),
                     previousDefault, quiet, System.out, System.err);
         });
     }
@@ -159,8 +161,18 @@ final class EvalCommand implements Callable<Integer> {
         }
         return reported(() -> dev.neuraltext.cli.eval.SembleMain.run(semble, annotations, published, repos,
                 noDense ? null : model == null ? DenseModel.DEFAULT_MODEL : DenseModels.checkId(model),
-                cacheFolder(), peers.contains("grep") || peers.contains("all"), fitRanking, out, System.out,
+                cacheFolder(), peers.contains("grep") || peers.contains("all"), latencyRepeats, out, System.out,
                 System.err));
+    }
+
+    /** {@code --ranking}: the stage it names, or a usage error naming the value. */
+    static RepositoryRanking ranking(String value) {
+        return switch (value) {
+            case "off" -> RepositoryRanking.off();
+            case "whole-repository" -> RepositoryRanking.wholeRepository();
+            default -> throw new IllegalArgumentException("--ranking must be off or whole-repository, got '" + value
+                    + "'");
+        };
     }
 
     private Path cacheFolder() {

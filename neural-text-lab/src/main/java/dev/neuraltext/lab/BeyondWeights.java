@@ -1,5 +1,6 @@
-package dev.neuraltext.cli.eval;
+package dev.neuraltext.lab;
 
+import dev.neuraltext.cli.eval.ReportWriter;
 import dev.neuraltext.eval.EvalQuery;
 import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.fusion.LegResult;
@@ -21,7 +22,7 @@ import java.util.Map;
  *       dense model ({@link ExtraLegs}, {@link DenseWindows});</li>
  *   <li>the dense leg replaced by a windowed one;</li>
  *   <li>agreement: {@code beta} added when a candidate is in the top 5 of both legs;</li>
- *   <li>a literal-match leg ({@link GrepPeer}: whole query words, such as {@code container.start()}, found verbatim)
+ *   <li>a literal-match leg ({@link dev.neuraltext.cli.eval.GrepPeer}: whole query words, such as {@code container.start()}, found verbatim)
  *       as a third leg, for every query or only for queries with a code-like token.</li>
  * </ul>
  * Each family's parameter is chosen leave-one-dataset-out (best mean MRR on the other datasets) and its held-out
@@ -137,7 +138,7 @@ final class BeyondWeights {
 
     /** The name of the file-level BM25 list. */
     static final String FILE_BM25 = "file-level BM25";
-    /** The name of the literal-match list ({@link GrepPeer}). */
+    /** The name of the literal-match list ({@link dev.neuraltext.cli.eval.GrepPeer}). */
     static final String GREP = "grep (literal words)";
     /** The prefix of dense extra lists. */
     static final String DENSE_PREFIX = "dense";

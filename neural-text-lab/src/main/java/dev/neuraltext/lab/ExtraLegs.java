@@ -1,5 +1,6 @@
-package dev.neuraltext.cli.eval;
+package dev.neuraltext.lab;
 
+import dev.neuraltext.cli.eval.IndexedChunk;
 import dev.neuraltext.bm25.Bm25Index;
 import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.chunk.ChunkMetadata;

@@ -1,5 +1,8 @@
-package dev.neuraltext.cli.eval;
+package dev.neuraltext.lab;
 
+import dev.neuraltext.cli.eval.IndexedChunk;
+import dev.neuraltext.cli.eval.ProgressBar;
+import dev.neuraltext.cli.eval.ReportWriter;
 import dev.neuraltext.eval.EvalDataset;
 import dev.neuraltext.eval.EvalQuery;
 import dev.neuraltext.eval.EvalRun;

@@ -1,4 +1,4 @@
-package dev.neuraltext.cli.eval;
+package dev.neuraltext.lab;
 
 import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.chunk.ChunkMetadata;

@@ -1,5 +1,6 @@
-package dev.neuraltext.cli.eval;
+package dev.neuraltext.lab;
 
+import dev.neuraltext.cli.eval.IndexedChunk;
 import dev.neuraltext.encode.TextRole;
 import dev.neuraltext.eval.BeirDataset;
 import dev.neuraltext.eval.EvalDataset;
@@ -16,7 +17,7 @@ import java.util.Locale;
 
 /**
  * Document embedding throughput of every {@link EmbeddingPreset} x {@link DenseText} variant, side by side in one run
- * ({@code neural-text bench presets}): the documents of a BEIR dataset (as the eval indexes them) are embedded in
+ * ({@code LabMain presets}; it was {@code neural-text bench presets}): the documents of a BEIR dataset (as the eval indexes them) are embedded in
  * slices, every configuration embedding each slice in turn (the order rotating per slice), so that the load of a
  * shared machine falls on all alike. Reports documents/s (wall), documents per CPU-second, and the ratio to the first
  * configuration. Not a unit test.
@@ -29,7 +30,7 @@ public final class PresetThroughput {
     /** Runs the benchmark; returns the process exit code (0 ok, 2 usage error). */
     public static int run(String... args) {
         PrintStream out = System.out;
-        Path dataset = Path.of("../shared/bench/datasets/commons-lang");
+        Path dataset = null;
         int limit = 400;
         int slice = 50;
         List<String> models = EmbeddingPreset.ids();
@@ -44,8 +45,11 @@ public final class PresetThroughput {
                     case "--dense-text" -> variants = List.of(args[++i].split(",")).stream().map(DenseText::byId)
                             .toList();
                     default -> throw new IllegalArgumentException("unknown option: " + args[i]
-                            + " (options: --dataset DIR --limit N --slice N --models a,b --dense-text chunk,header)");
+                            + " (options: --dataset DIR (required) --limit N --slice N --models a,b --dense-text chunk,header)");
                 }
+            }
+            if (dataset == null) {
+                throw new IllegalArgumentException("--dataset is required: a BEIR folder (corpus.jsonl, ...)");
             }
             models.forEach(EmbeddingPreset::byId);
         } catch (RuntimeException e) {

@@ -1,4 +1,4 @@
-package dev.neuraltext.cli.eval;
+package dev.neuraltext.lab;
 
 import dev.neuraltext.eval.SpanNdcg;
 import dev.neuraltext.retrieve.RepositoryRanking;
@@ -21,8 +21,8 @@ final class SembleLinearFit {
 
     static final double CLIP = 5;
     static final double[] DIVERSITY_GRID = {0, 0.25, 0.5, 1, 2, 3};
-    /** The L2 penalty (per weight, on the per-repository mean loss). */
-    static final double LAMBDA = Double.parseDouble(System.getProperty("nt.rankFit.lambda", "0.001"));
+    /** The default L2 penalty (per weight, on the per-repository mean loss). */
+    static final double DEFAULT_LAMBDA = 0.001;
     private static final int STEPS = 400;
     private static final double RATE = 0.05;
 
@@ -33,8 +33,8 @@ final class SembleLinearFit {
     private record Pair(double[] diff, double weight) {
     }
 
-    /** The weights fitted on {@code repos}. */
-    static RepositoryRanking fit(List<SembleRankFit.PreparedRepo> repos) {
+    /** The weights fitted on {@code repos} with L2 penalty {@code lambda}. */
+    static RepositoryRanking fit(List<SembleRankFit.PreparedRepo> repos, double lambda) {
         int dims = RepositoryRanking.PARAMETERS.size() + 1;
         int diversity = RepositoryRanking.PARAMETERS.indexOf("diversity") + 1;
         List<Pair> pairs = new ArrayList<>();
@@ -83,7 +83,7 @@ final class SembleLinearFit {
             }
             for (int k = 0; k < dims; k++) {
                 if (k != diversity) {
-                    grad[k] += 2 * LAMBDA * theta[k];
+                    grad[k] += 2 * lambda * theta[k];
                     m[k] = 0.9 * m[k] + 0.1 * grad[k];
                     v[k] = 0.999 * v[k] + 0.001 * grad[k] * grad[k];
                     double mh = m[k] / (1 - Math.pow(0.9, step));

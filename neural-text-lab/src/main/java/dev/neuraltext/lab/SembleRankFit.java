@@ -1,5 +1,9 @@
-package dev.neuraltext.cli.eval;
+package dev.neuraltext.lab;
 
+import dev.neuraltext.cli.eval.ReportWriter;
+import dev.neuraltext.cli.eval.SembleHarness;
+import dev.neuraltext.cli.eval.SembleDataset;
+import dev.neuraltext.cli.eval.EmbeddingCache;
 import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.encode.Embedder;
 import dev.neuraltext.eval.RetrievedSpan;
@@ -28,11 +32,42 @@ final class SembleRankFit {
     /** The grid each weight is searched over. */
     static final double[] GRID = {-3, -2, -1, -0.5, -0.3, -0.2, -0.1, -0.05, 0, 0.05, 0.1, 0.2, 0.3, 0.5, 1, 2, 3};
     private static final int PASSES = 3;
+
     /**
-     * A weight moves only when that gains at least this much on the training repositories (mean NDCG@10), so that a
-     * constant must earn its place; held out, this keeps weights that fit one repository's quirks at 0.
+     * How the fit runs.
+     *
+     * @param method  {@code steepest} ({@link #steepest}, the default), {@code ascent} (cyclic coordinate ascent,
+     *                {@link #fit}), {@code linear} ({@link SembleLinearFit}), {@code linear+ascent} or {@code bagged}
+     * @param minGain a weight leaves 0 only when that gains at least this much on the training repositories (mean
+     *                NDCG@10), so that a constant must earn its place; held out, this keeps weights that fit one
+     *                repository's quirks at 0 (default 0.002)
+     * @param bags    the bootstrap samples {@link #bagged} averages (default 10)
+     * @param lambda  the L2 penalty of {@link SembleLinearFit} (default 0.001)
+     * @param dump    where to write every question's top 10 under the weights fitted on all (null: nowhere)
      */
-    static final double MIN_GAIN = Double.parseDouble(System.getProperty("nt.rankFit.minGain", "0.002"));
+    record Options(String method, double minGain, int bags, double lambda, java.nio.file.Path dump) {
+
+        /** The methods {@link #method} may name. */
+        static final List<String> METHODS = List.of("steepest", "ascent", "linear", "linear+ascent", "bagged");
+
+        /** The defaults: the fit that chose {@link RepositoryRanking#wholeRepository()}. */
+        static final Options DEFAULTS = new Options("steepest", 0.002, 10, SembleLinearFit.DEFAULT_LAMBDA, null);
+
+        Options {
+            if (!METHODS.contains(method)) {
+                throw new IllegalArgumentException("--method must be one of " + METHODS + ", got '" + method + "'");
+            }
+            if (!(minGain >= 0)) {
+                throw new IllegalArgumentException("--min-gain must be >= 0, got " + minGain);
+            }
+            if (bags < 1) {
+                throw new IllegalArgumentException("--bags must be >= 1, got " + bags);
+            }
+            if (!(lambda >= 0)) {
+                throw new IllegalArgumentException("--lambda must be >= 0, got " + lambda);
+            }
+        }
+    }
 
     /** One question's candidates and targets. */
     record Prepared(RepositoryRanking.Candidates candidates, List<RetrievedSpan> spans, SembleDataset.Question question) {
@@ -43,9 +78,15 @@ final class SembleRankFit {
     }
 
     private final PrintStream log;
+    private final Options options;
 
     SembleRankFit(PrintStream log) {
+        this(log, Options.DEFAULTS);
+    }
+
+    SembleRankFit(PrintStream log, Options options) {
         this.log = log;
+        this.options = options;
     }
 
     /** Indexes every repository and prepares every question's candidates (depth {@link RepositoryRanking#DEFAULT_DEPTH}). */
@@ -114,44 +155,34 @@ final class SembleRankFit {
         return o;
     }
 
-    /**
-     * The fitting method, {@code -Dnt.rankFit.method=}: {@code steepest} ({@link #steepest}, the default),
-     * {@code ascent} (cyclic coordinate ascent, {@link #fit}), {@code linear} ({@link SembleLinearFit}),
-     * {@code linear+ascent} or {@code bagged}.
-     */
-    static final String METHOD = System.getProperty("nt.rankFit.method", "steepest");
-
-    private static RepositoryRanking fitBy(List<PreparedRepo> repos, RepositoryRanking start) {
-        return switch (METHOD) {
-            case "linear" -> SembleLinearFit.fit(repos);
-            case "linear+ascent" -> fit(repos, SembleLinearFit.fit(repos));
+    /** The weights {@link Options#method()} fits on {@code repos} from {@code start}. */
+    private RepositoryRanking fitBy(List<PreparedRepo> repos, RepositoryRanking start) {
+        return switch (options.method()) {
+            case "linear" -> SembleLinearFit.fit(repos, options.lambda());
+            case "linear+ascent" -> fit(repos, SembleLinearFit.fit(repos, options.lambda()));
             case "bagged" -> bagged(repos, start);
             case "ascent" -> fit(repos, start);
-            case "steepest" -> steepest(repos, start);
-            default -> throw new IllegalArgumentException("-Dnt.rankFit.method must be steepest, ascent, linear, "
-                    + "linear+ascent or bagged, got '" + METHOD + "'");
+            default -> steepest(repos, start);
         };
     }
 
-    private static String methodDescription() {
-        return switch (METHOD) {
+    private String methodDescription() {
+        return switch (options.method()) {
             case "steepest" -> "steepest ascent (the single best move at each step)";
             case "ascent" -> "coordinate ascent, " + PASSES + " passes";
-            default -> METHOD;
+            default -> options.method();
         };
     }
 
-    /** The bootstrap samples {@link #bagged} averages; {@code -Dnt.rankFit.bags=N}. */
-    static final int BAGS = Integer.getInteger("nt.rankFit.bags", 10);
-
     /**
-     * Bagged coordinate ascent: the mean of the weights fitted on {@link #BAGS} bootstrap samples of the
+     * Bagged coordinate ascent: the mean of the weights fitted on {@link Options#bags()} bootstrap samples of the
      * repositories (drawn with replacement, seeded by the sample's number, so the result is deterministic). Averaging
      * keeps a weight that only some samples' quirks call for small, which a single fit would set in full.
      */
-    static RepositoryRanking bagged(List<PreparedRepo> repos, RepositoryRanking start) {
+    RepositoryRanking bagged(List<PreparedRepo> repos, RepositoryRanking start) {
+        int bags = options.bags();
         Map<String, Double> sum = new LinkedHashMap<>();
-        for (int b = 0; b < BAGS; b++) {
+        for (int b = 0; b < bags; b++) {
             java.util.Random random = new java.util.Random(b);
             List<PreparedRepo> sample = new ArrayList<>(repos.size());
             for (int i = 0; i < repos.size(); i++) {
@@ -160,7 +191,7 @@ final class SembleRankFit {
             fit(sample, start).weights().forEach((k, v) -> sum.merge(k, v, Double::sum));
         }
         Map<String, Double> mean = new LinkedHashMap<>();
-        sum.forEach((k, v) -> mean.put(k, Math.round(v / BAGS * 1000) / 1000.0));
+        sum.forEach((k, v) -> mean.put(k, Math.round(v / bags * 1000) / 1000.0));
         return new RepositoryRanking(RepositoryRanking.DEFAULT_DEPTH, mean);
     }
 
@@ -202,7 +233,7 @@ final class SembleRankFit {
      * Coordinate ascent from {@code start} over {@link #GRID} ({@link #EVIDENCE} weights non-negative),
      * {@value #PASSES} passes, on {@code repos}.
      */
-    static RepositoryRanking fit(List<PreparedRepo> repos, RepositoryRanking start) {
+    RepositoryRanking fit(List<PreparedRepo> repos, RepositoryRanking start) {
         RepositoryRanking best = start.withDepth(RepositoryRanking.DEFAULT_DEPTH);
         double bestScore = score(repos, best);
         for (int pass = 0; pass < PASSES; pass++) {
@@ -233,10 +264,10 @@ final class SembleRankFit {
 
     /**
      * Steepest ascent from {@code start} over {@link #GRID}: each step tries every parameter at every grid value and
-     * makes the single move that gains most (a weight leaving 0 must gain {@link #MIN_GAIN}), until none gains. Unlike
+     * makes the single move that gains most (a weight leaving 0 must gain {@link Options#minGain()}), until none gains. Unlike
      * cyclic coordinate ascent, the result does not depend on the order the parameters are listed in.
      */
-    static RepositoryRanking steepest(List<PreparedRepo> repos, RepositoryRanking start) {
+    RepositoryRanking steepest(List<PreparedRepo> repos, RepositoryRanking start) {
         RepositoryRanking best = start.withDepth(RepositoryRanking.DEFAULT_DEPTH);
         double bestScore = score(repos, best);
         for (int move = 0; move < MAX_MOVES; move++) {
@@ -273,17 +304,17 @@ final class SembleRankFit {
         return v != r.weights().get(name) && !(isEvidence(name) && negative(r, name, v));
     }
 
-    /** What a move of {@code name} from {@code r} must gain: {@link #MIN_GAIN} to leave 0, else anything. */
-    private static double requiredGain(RepositoryRanking r, String name) {
-        return r.weights().get(name) == 0 ? MIN_GAIN : 1e-9;
+    /** What a move of {@code name} from {@code r} must gain: {@link Options#minGain()} to leave 0, else anything. */
+    private double requiredGain(RepositoryRanking r, String name) {
+        return r.weights().get(name) == 0 ? options.minGain() : 1e-9;
     }
 
     /**
-     * With {@code -Dnt.rankFit.dump=FILE}: writes every question under {@code ranking} (repository, category, kind,
-     * NDCG@10, targets, the top 10 with their signals) to FILE, for reading where the ranking fails.
+     * With {@link Options#dump()}: writes every question under {@code ranking} (repository, category, kind,
+     * NDCG@10, targets, the top 10 with their signals) to that file, for reading where the ranking fails.
      */
     private void dump(List<PreparedRepo> repos, RepositoryRanking ranking) {
-        String file = System.getProperty("nt.rankFit.dump");
+        java.nio.file.Path file = options.dump();
         if (file == null) {
             return;
         }
@@ -310,7 +341,7 @@ final class SembleRankFit {
                 }
             }
         }
-        log.println("wrote " + ReportWriter.writeText(java.nio.file.Path.of(file), sb.toString()));
+        log.println("wrote " + ReportWriter.writeText(file, sb.toString()));
     }
 
     /** The fit report (Markdown): unranked, defaults, fitted in sample, leave-one-language-out, the fitted weights. */
@@ -376,7 +407,7 @@ final class SembleRankFit {
         sb.append('\n');
         sb.append("Weights fitted on all repositories (grid ").append(java.util.Arrays.toString(GRID))
                 .append(", ").append(methodDescription()).append(", a weight leaves 0 only for a gain of ")
-                .append(MIN_GAIN).append(", depth ")
+                .append(options.minGain()).append(", depth ")
                 .append(RepositoryRanking.DEFAULT_DEPTH).append("):\n\n");
         all.weights().forEach((k, v) -> {
             if (v != 0) {

@@ -1,4 +1,4 @@
-package dev.neuraltext.cli.eval;
+package dev.neuraltext.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,8 +1,9 @@
-package dev.neuraltext.cli.eval;
+package dev.neuraltext.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.neuraltext.cli.eval.ProgressBar;
 import dev.neuraltext.eval.EvalDataset;
 import dev.neuraltext.eval.EvalDocument;
 import dev.neuraltext.eval.EvalQuery;

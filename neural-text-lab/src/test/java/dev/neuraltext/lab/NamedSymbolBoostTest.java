@@ -1,7 +1,8 @@
-package dev.neuraltext.cli.eval;
+package dev.neuraltext.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.neuraltext.cli.eval.IndexedChunk;
 import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.eval.EvalDocument;
 import dev.neuraltext.fusion.FusedResult;

@@ -1,8 +1,10 @@
-package dev.neuraltext.cli.eval;
+package dev.neuraltext.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.neuraltext.cli.eval.SembleHarness;
+import dev.neuraltext.cli.eval.SembleDataset;
 import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.eval.SpanTarget;
 import dev.neuraltext.retrieve.RepositoryRanking;
@@ -14,6 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /** The ranking fit on synthetic candidates whose answer a single signal reveals. */
 class SembleRankFitTest {
+
+    private static final SembleRankFit FIT = new SembleRankFit(System.err);
 
     private static SearchHit hit(String path, String symbol, String type, double fused) {
         return new SearchHit(path + "#" + symbol, symbol, Map.of(ChunkMetadata.PATH, path, ChunkMetadata.SYMBOL, symbol,
@@ -40,7 +44,7 @@ class SembleRankFitTest {
         List<SembleRankFit.PreparedRepo> repos = List.of(repo("a", "x", 3), repo("b", "y", 2));
         double unranked = SembleRankFit.score(repos, RepositoryRanking.off());
         assertThat(unranked).isCloseTo(Math.log(2) / Math.log(3), within(1e-9));
-        RepositoryRanking fitted = SembleRankFit.fit(repos, new RepositoryRanking(RepositoryRanking.DEFAULT_DEPTH,
+        RepositoryRanking fitted = FIT.fit(repos, new RepositoryRanking(RepositoryRanking.DEFAULT_DEPTH,
                 Map.of()));
         assertThat(fitted.weights().get("doc.natural")).isLessThan(-0.1);
         assertThat(SembleRankFit.score(repos, fitted)).isCloseTo(1.0, within(1e-9));
@@ -64,8 +68,8 @@ class SembleRankFitTest {
         }
         List<SembleRankFit.PreparedRepo> repos = List.of(new SembleRankFit.PreparedRepo("a", "x", qs));
 
-        RepositoryRanking cyclic = SembleRankFit.fit(repos, probe);
-        RepositoryRanking steepest = SembleRankFit.steepest(repos, probe);
+        RepositoryRanking cyclic = FIT.fit(repos, probe);
+        RepositoryRanking steepest = FIT.steepest(repos, probe);
 
         assertThat(cyclic.weights().get("definition.natural")).isPositive();
         assertThat(steepest.weights().get("definition.natural")).isZero();
@@ -77,15 +81,15 @@ class SembleRankFitTest {
     @Test
     void theLogisticAndTheBaggedFitsFindItToo() {
         List<SembleRankFit.PreparedRepo> repos = List.of(repo("a", "x", 3), repo("b", "y", 2), repo("c", "z", 4));
-        RepositoryRanking linear = SembleLinearFit.fit(repos);
+        RepositoryRanking linear = SembleLinearFit.fit(repos, SembleLinearFit.DEFAULT_LAMBDA);
         assertThat(linear.weights().get("doc.natural")).isLessThan(0);
         assertThat(SembleRankFit.score(repos, linear)).isCloseTo(1.0, within(1e-9));
-        RepositoryRanking bagged = SembleRankFit.bagged(repos, new RepositoryRanking(RepositoryRanking.DEFAULT_DEPTH,
+        RepositoryRanking bagged = FIT.bagged(repos, new RepositoryRanking(RepositoryRanking.DEFAULT_DEPTH,
                 Map.of()));
         assertThat(bagged.weights().get("doc.natural")).isLessThan(-0.1);
         assertThat(SembleRankFit.score(repos, bagged)).isCloseTo(1.0, within(1e-9));
         // deterministic: the same samples, the same mean
-        assertThat(SembleRankFit.bagged(repos, RepositoryRanking.off()).weights()).isEqualTo(bagged.weights());
+        assertThat(FIT.bagged(repos, RepositoryRanking.off()).weights()).isEqualTo(bagged.weights());
     }
 
     @Test
@@ -103,7 +107,7 @@ class SembleRankFitTest {
                     "semantic", List.of(SpanTarget.file("src/Worker" + i + ".java")))));
         }
         List<SembleRankFit.PreparedRepo> repos = List.of(new SembleRankFit.PreparedRepo("a", "x", qs));
-        RepositoryRanking fitted = SembleRankFit.fit(repos, new RepositoryRanking(RepositoryRanking.DEFAULT_DEPTH,
+        RepositoryRanking fitted = FIT.fit(repos, new RepositoryRanking(RepositoryRanking.DEFAULT_DEPTH,
                 Map.of()));
         assertThat(SembleRankFit.score(repos, fitted)).isCloseTo(1.0, within(1e-9));
         fitted.weights().forEach((name, w) -> {

@@ -28,9 +28,10 @@ import org.slf4j.LoggerFactory;
  * text, so a rerun on the same corpus skips the model. Query embeddings always go to the model (their time is what
  * latency measures). One file per model id: magic {@code NTEC}, version 1, dimension, count, then per entry the 32-byte
  * key and the floats; written whole to a temp file then atomically renamed by {@link #flush()}. A file that does not
- * read cleanly is ignored (and rebuilt). Safe for concurrent use.
+ * read cleanly is ignored (and rebuilt). Safe for concurrent use. Public for the harness's users (the never-shipped
+ * neural-text-lab module).
  */
-final class EmbeddingCache implements Embedder {
+public final class EmbeddingCache implements Embedder {
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddingCache.class);
     private static final int MAGIC = 0x4E544543; // "NTEC"
@@ -56,7 +57,7 @@ final class EmbeddingCache implements Embedder {
     }
 
     /** Wraps {@code delegate}, caching under {@code dir} (null: no disk, memory only). */
-    EmbeddingCache(Embedder delegate, Path dir) {
+    public EmbeddingCache(Embedder delegate, Path dir) {
         this.delegate = delegate;
         this.file = dir == null ? null
                 : dir.resolve(delegate.modelId().replaceAll("[^A-Za-z0-9._-]", "_") + ".embeddings");
@@ -109,17 +110,17 @@ final class EmbeddingCache implements Embedder {
     }
 
     /** Embeddings served from the cache so far. */
-    long hits() {
+    public long hits() {
         return hits.get();
     }
 
     /** Embeddings computed by the model so far (documents only). */
-    long misses() {
+    public long misses() {
         return misses.get();
     }
 
     /** Writes the cache file when something was added (temp file, then atomic rename). */
-    void flush() {
+    public void flush() {
         if (file == null || !dirty) {
             return;
         }

@@ -8,7 +8,6 @@ import dev.neuraltext.eval.BeirDataset;
 import dev.neuraltext.eval.EvalDataset;
 import dev.neuraltext.eval.EvalDocument;
 import dev.neuraltext.eval.EvalQuery;
-import dev.neuraltext.fusion.LegResult;
 import dev.neuraltext.eval.EvalRun;
 import dev.neuraltext.eval.EvalRunner;
 import dev.neuraltext.eval.HeadToHead;
@@ -21,7 +20,6 @@ import dev.neuraltext.onnx.OnnxEmbedder;
 import dev.neuraltext.retrieve.DenseText;
 import dev.neuraltext.retrieve.GradedFusion;
 import dev.neuraltext.retrieve.HybridCaseRetriever;
-import dev.neuraltext.retrieve.RepositoryRanking;
 import dev.neuraltext.search.SearchHit;
 import dev.neuraltext.search.SearchRequest;
 import dev.neuraltext.search.SearchResponse;
@@ -121,10 +119,7 @@ final class EvalHarness {
         reranker = settings.rerankerModel() == null ? null : OptionalModels.reranker(settings.rerankerModel(), owned);
         HybridCaseRetriever.Builder rb = HybridCaseRetriever.builder(InMemoryCaseStore.create())
                 .denseText(settings.denseText());
-        if ("whole-repository".equals(System.getProperty("nt.eval.ranking"))) {
-            // what the chunk-level datasets score under the command line's ranking stage (README, "Ranking stage")
-            rb.ranking(RepositoryRanking.wholeRepository());
-        }
+        rb.ranking(settings.ranking());
         if (embedder != null) {
             rb.embedder(embedder);
         }
@@ -139,92 +134,7 @@ final class EvalHarness {
 
     /** Indexes every document in batches; returns the seconds it took. */
     private double index(HybridCaseRetriever retriever, List<EvalDocument> docs) {
-        progress.start("indexing neural-text", docs.size());
-        long t0 = System.nanoTime();
-        int batch = 256;
-        for (int from = 0; from < docs.size(); from += batch) {
-            List<ChunkInput> chunks = new ArrayList<>();
-            for (int i = from; i < Math.min(docs.size(), from + batch); i++) {
-                chunks.add(IndexedChunk.of(docs.get(i)));
-            }
-            retriever.index(chunks);
-            progress.update(Math.min(docs.size(), from + batch));
-        }
-        double secs = (System.nanoTime() - t0) / 1e9;
-        progress.finish();
-        return secs;
-    }
-
-    /** Loads the dataset, indexes it and retrieves every query's BM25 and dense lists, for {@link FusionFit}. */
-    FusionFit.DatasetLegs collectLegs() {
-        try {
-            EvalDataset dataset = BeirDataset.loader(settings.dataset()).split(settings.split()).load();
-            log.println(dataset.summary());
-            HybridCaseRetriever retriever = buildRetriever();
-            if (embedder == null) {
-                throw new IllegalArgumentException("fitting the fusion needs the dense leg (drop --no-dense)");
-            }
-            index(retriever, dataset.documents());
-            cache.flush();
-            FusionFit.DatasetLegs legs = FusionFit.collect(dataset, retriever, progress);
-            return legs.withExtra(extraLists(dataset), extraFiles);
-        } finally {
-            closeOwned();
-        }
-    }
-
-    private Map<String, String> extraFiles = Map.of();
-
-    /**
-     * The extra lists of {@link BeyondWeights}: file-level and feedback BM25 always; with the system property
-     * {@code nt.denseWindows=<chars>} the dense leg over windows, and with {@code nt.secondDense=<preset>} a second
-     * exhaustive dense leg (its embeddings cached like the first's).
-     */
-    private Map<String, List<List<LegResult>>> extraLists(EvalDataset dataset) {
-        Map<String, List<List<LegResult>>> out = new java.util.LinkedHashMap<>();
-        progress.start("extra lists " + dataset.name(), dataset.queries().size());
-        ExtraLegs extra = new ExtraLegs(dataset);
-        extraFiles = extra.files();
-        List<List<LegResult>> file = new ArrayList<>();
-        List<List<LegResult>> prf = new ArrayList<>();
-        int i = 0;
-        for (EvalQuery q : dataset.queries()) {
-            file.add(extra.fileBm25(q.text()));
-            prf.add(extra.feedbackBm25(q.text(), 3, 5));
-            progress.update(++i);
-        }
-        progress.finish();
-        GrepPeer grep = new GrepPeer();
-        grep.index(dataset.documents(), ProgressBar.silent());
-        List<List<LegResult>> literal = new ArrayList<>();
-        for (EvalQuery q : dataset.queries()) {
-            List<LegResult> list = new ArrayList<>();
-            List<String> ids = grep.search(q.text(), FusionFit.LEG_DEPTH).ids();
-            for (int r = 0; r < ids.size(); r++) {
-                list.add(new LegResult(ids.get(r), 1.0 / (r + 1)));
-            }
-            literal.add(list);
-        }
-        out.put(BeyondWeights.FILE_BM25, file);
-        out.put(BeyondWeights.GREP, literal);
-        out.put("BM25 + feedback (RM3, 3 chunks, 5 terms)", prf);
-        Integer windows = Integer.getInteger("nt.denseWindows");
-        if (windows != null) {
-            DenseWindows.Lists w = DenseWindows.collect(dataset, embedder, windows);
-            cache.flush();
-            out.put(BeyondWeights.DENSE_PREFIX + " windows of " + windows + " chars, max", w.max());
-            out.put(BeyondWeights.DENSE_PREFIX + " windows of " + windows + " chars, mean", w.mean());
-        }
-        String second = System.getProperty("nt.secondDense");
-        if (second != null) {
-            Embedder model = DenseModels.load(second);
-            owned.add((AutoCloseable) model);
-            EmbeddingCache secondCache = new EmbeddingCache(model, settings.cacheDir());
-            DenseWindows.Lists w = DenseWindows.collect(dataset, secondCache, Integer.MAX_VALUE);
-            secondCache.flush();
-            out.put(BeyondWeights.DENSE_PREFIX + " " + second, w.max());
-        }
-        return out;
+        return IndexedChunk.indexAll(retriever, docs, progress);
     }
 
     private EvalReport doRun() {

@@ -1,9 +1,7 @@
 package dev.neuraltext.cli.eval;
 
-import dev.neuraltext.eval.EvalRunner;
-import dev.neuraltext.eval.MetricSuite;
 import dev.neuraltext.retrieve.DenseText;
-import dev.neuraltext.retrieve.GradedFusion;
+import dev.neuraltext.retrieve.RepositoryRanking;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -28,11 +26,8 @@ public final class EvalMain {
     /**
      * Runs an evaluation on every dataset and returns the exit code (0). With one dataset the report goes into
      * {@code out}; with several, each dataset's report goes into {@code out/<dataset folder name>} and the combined
-     * table into {@code out/combined.md}. With {@code fitFusion}, fits {@link GradedFusion} leave-one-dataset-out
-     * instead ({@link FusionFit}, {@code out/fusion-fit.md}), then measures what ranking can add beyond the leg weights
-     * ({@link BeyondWeights}: structure-aware evidence, agreement, file-level and feedback BM25, and with the system
-     * properties {@code nt.denseWindows=<chars>} and {@code nt.secondDense=<preset>} a windowed and a second dense
-     * leg), and runs no techniques. See {@code neural-text eval --help} for the parameters.
+     * table into {@code out/combined.md}. Every technique searches with {@code ranking}'s ranking stage. See
+     * {@code neural-text eval --help} for the parameters.
      *
      * @throws IllegalArgumentException for bad options (unknown technique, peer or model, missing encoder, two
      *                                  datasets with the same folder name)
@@ -41,7 +36,8 @@ public final class EvalMain {
     public static int run(List<Path> datasets, String split, List<String> techniques, List<String> peers,
             List<String> sliceBy, int k, int depth, Path out, boolean dense, Path spladeModel, Path rerankerModel,
             double alpha, int warmup, Path cacheDir, String baseline, List<String> compare, String model,
-            DenseText denseText, boolean fitFusion, boolean previousDefault, boolean quiet, PrintStream stdout, PrintStream stderr) {
+            DenseText denseText, RepositoryRanking ranking, boolean previousDefault, boolean quiet, PrintStream stdout,
+            PrintStream stderr) {
         if (datasets.isEmpty()) {
             throw new IllegalArgumentException("--dataset names no folder");
         }
@@ -56,27 +52,10 @@ public final class EvalMain {
         for (Path d : datasets) {
             Path dir = out == null ? null : datasets.size() == 1 ? out : out.resolve(name(d));
             runs.add(new EvalSettings(d, split, techniques, peers, sliceBy, k, depth, dir, dense, spladeModel,
-                    rerankerModel, alpha, warmup, cacheDir, baseline, compare, model, denseText, previousDefault));
+                    rerankerModel, alpha, warmup, cacheDir, baseline, compare, model, denseText, previousDefault, ranking));
         }
         ProgressBar bar = quiet ? ProgressBar.silent() : new ProgressBar(stderr, System.console() != null);
         PrintStream log = quiet ? new PrintStream(OutputStream.nullOutputStream()) : stderr;
-        if (fitFusion) {
-            FusionFit fit = new FusionFit(EvalRunner.builder().metrics(MetricSuite.withK(k)).build());
-            List<FusionFit.DatasetLegs> legs = new ArrayList<>();
-            for (EvalSettings settings : runs) {
-                legs.add(new EvalHarness(settings, bar, log).collectLegs());
-            }
-            String text = fit.report(legs, bar) + fit.slices(legs, GradedFusion.defaults(), sliceBy);
-            if (!fit.fittedOnAll().equals(GradedFusion.defaults())) {
-                text += fit.slices(legs, fit.fittedOnAll(), sliceBy);
-            }
-            text += new BeyondWeights(fit, GradedFusion.defaults()).report(legs);
-            stdout.print(text);
-            if (out != null) {
-                stderr.println("wrote " + ReportWriter.writeText(out.resolve("fusion-fit.md"), text));
-            }
-            return 0;
-        }
         List<EvalReport> reports = new ArrayList<>();
         for (EvalSettings settings : runs) {
             EvalReport report = new EvalHarness(settings, bar, log).run();

@@ -3,6 +3,7 @@ package dev.neuraltext.cli.eval;
 import java.nio.file.Path;
 import dev.neuraltext.onnx.DenseModels;
 import dev.neuraltext.retrieve.DenseText;
+import dev.neuraltext.retrieve.RepositoryRanking;
 import java.util.List;
 import java.util.Objects;
 
@@ -29,11 +30,13 @@ import java.util.Objects;
  * @param model         the dense model id (one of {@link DenseModels#ids()}; default {@code all-minilm-l6-v2})
  * @param denseText     what the dense leg embeds of each document
  * @param previousDefault whether to run the library's previous default beside {@code hybrid}, interleaved
+ * @param ranking       the ranking stage of every technique ({@link RepositoryRanking#off()}, the library's default,
+ *                      or {@link RepositoryRanking#wholeRepository()}, the command line's)
  */
 record EvalSettings(Path dataset, String split, List<String> techniques, List<String> peers, List<String> sliceBy,
         int k, int depth, Path out, boolean dense, Path spladeModel, Path rerankerModel, double alpha, int warmup,
         Path cacheDir, String baseline, List<String> compare, String model, DenseText denseText,
-        boolean previousDefault) {
+        boolean previousDefault, RepositoryRanking ranking) {
 
     static final List<String> ALL_PEERS = List.of("grep", "lucene-standard", "lucene-wdgf",
             "langchain4j-minilm");
@@ -45,6 +48,7 @@ record EvalSettings(Path dataset, String split, List<String> techniques, List<St
         compare = List.copyOf(compare);
         DenseModels.checkId(model); // names the value and the known ids when unknown
         Objects.requireNonNull(denseText, "denseText");
+        Objects.requireNonNull(ranking, "ranking");
         for (String pair : compare) {
             if (pair.split(":", -1).length != 2 || pair.startsWith(":") || pair.endsWith(":")) {
                 throw new IllegalArgumentException("--compare expects pairs a:b, got '" + pair + "'");

@@ -15,7 +15,7 @@ import java.util.Set;
  * returned. Query words are the whitespace tokens with wrapping quotes, brackets and trailing punctuation removed,
  * minus Lucene's English stop words. Searches are thread-safe after indexing.
  */
-final class GrepPeer implements Peer {
+public final class GrepPeer implements Peer {
 
     private static final String LEADING = "\"'`([{<";
     private static final String TRAILING = "\"'`,;:?!.]}>";

@@ -4,6 +4,9 @@ import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.eval.EvalDocument;
 import dev.neuraltext.ingest.DirectoryIngestor;
+import dev.neuraltext.retrieve.HybridCaseRetriever;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -32,9 +35,9 @@ import java.util.regex.Pattern;
  * </ul>
  *
  * <p>Long Markdown sections are not split into parts as {@code MarkdownChunker} would: a dataset document is one
- * judged unit. Stateless.
+ * judged unit. Stateless; public for the harness's users (the never-shipped neural-text-lab module).
  */
-final class IndexedChunk {
+public final class IndexedChunk {
 
     /** The BEIR metadata key of a Markdown section's heading path ({@code Page > Section > Subsection}). */
     static final String HEADING_PATH = "headingPath";
@@ -48,7 +51,7 @@ final class IndexedChunk {
     }
 
     /** The chunk the product would index for {@code doc}. */
-    static ChunkInput of(EvalDocument doc) {
+    public static ChunkInput of(EvalDocument doc) {
         String path = doc.metadata().getOrDefault(ChunkMetadata.PATH, idPath(doc.id()));
         String file = path.substring(path.lastIndexOf('/') + 1);
         String language = file.isEmpty() ? null : DirectoryIngestor.languageOf(file);
@@ -62,10 +65,33 @@ final class IndexedChunk {
     }
 
     /** The path part of a BEIR id ({@code path#Symbol}): the id before its first {@code #}, or the whole id. */
-    static String idPath(String id) {
+    public static String idPath(String id) {
         int hash = id.indexOf('#');
         return hash < 0 ? id : id.substring(0, hash);
     }
+
+    /**
+     * Indexes {@code docs} into {@code retriever} as the eval does: each as {@link #of}, {@value #BATCH} to a call,
+     * {@code progress} told after each batch; returns the seconds it took.
+     */
+    public static double indexAll(HybridCaseRetriever retriever, List<EvalDocument> docs, ProgressBar progress) {
+        progress.start("indexing neural-text", docs.size());
+        long t0 = System.nanoTime();
+        for (int from = 0; from < docs.size(); from += BATCH) {
+            List<ChunkInput> chunks = new ArrayList<>();
+            for (int i = from; i < Math.min(docs.size(), from + BATCH); i++) {
+                chunks.add(of(docs.get(i)));
+            }
+            retriever.index(chunks);
+            progress.update(Math.min(docs.size(), from + BATCH));
+        }
+        double secs = (System.nanoTime() - t0) / 1e9;
+        progress.finish();
+        return secs;
+    }
+
+    /** Documents per {@link HybridCaseRetriever#index} call of {@link #indexAll}. */
+    static final int BATCH = 256;
 
     private static ChunkInput markdown(EvalDocument doc) {
         String headingPath = doc.metadata().get(HEADING_PATH);

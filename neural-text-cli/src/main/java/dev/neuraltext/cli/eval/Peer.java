@@ -4,14 +4,16 @@ import dev.neuraltext.eval.EvalDocument;
 import java.util.List;
 
 /** A retrieval system we compare against, run in the same process on the same documents (eval and bench only). */
-interface Peer extends AutoCloseable {
+public interface Peer extends AutoCloseable {
 
     /** Ranked ids and how long encoding the query took (0 for lexical peers). */
     record Ranking(List<String> ids, long encodingNanos) {
     }
 
+    /** The name the reports give it. */
     String name();
 
+    /** One line on what it is, for the reports. */
     String description();
 
     /** Indexes the documents ({@code title + "\n" + text}); {@code progress} is told about each document. */

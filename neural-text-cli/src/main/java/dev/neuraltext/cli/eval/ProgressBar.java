@@ -5,9 +5,10 @@ import java.util.Locale;
 
 /**
  * A progress bar on a terminal ({@code \r}-redrawn line with rate and ETA), plain lines (every 10%) otherwise. Not
- * thread-safe: one task at a time, driven from one thread.
+ * thread-safe: one task at a time, driven from one thread. Public for the harness's users (the never-shipped
+ * neural-text-lab module).
  */
-final class ProgressBar {
+public final class ProgressBar {
 
     private static final int WIDTH = 30;
 
@@ -19,22 +20,24 @@ final class ProgressBar {
     private long lastDraw;
     private int lastDecile;
 
-    ProgressBar(PrintStream out, boolean terminal) {
+    /** A bar on {@code out}, redrawn in place when {@code terminal}, else printed every 10%. */
+    public ProgressBar(PrintStream out, boolean terminal) {
         this.out = out;
         this.terminal = terminal;
     }
 
     /** A bar on stderr, redrawn in place when a console is attached. */
-    static ProgressBar stderr() {
+    public static ProgressBar stderr() {
         return new ProgressBar(System.err, System.console() != null);
     }
 
     /** A bar that prints nothing. */
-    static ProgressBar silent() {
+    public static ProgressBar silent() {
         return new ProgressBar(new PrintStream(java.io.OutputStream.nullOutputStream()), false);
     }
 
-    void start(String taskLabel, int taskTotal) {
+    /** Starts a task of {@code taskTotal} steps. */
+    public void start(String taskLabel, int taskTotal) {
         this.label = taskLabel;
         this.total = Math.max(0, taskTotal);
         this.start = System.nanoTime();
@@ -43,7 +46,8 @@ final class ProgressBar {
         update(0);
     }
 
-    void update(int done) {
+    /** {@code done} steps of the task are done. */
+    public void update(int done) {
         long now = System.nanoTime();
         if (terminal) {
             if (done < total && now - lastDraw < 100_000_000L) {
@@ -61,7 +65,8 @@ final class ProgressBar {
         }
     }
 
-    void finish() {
+    /** The task is done. */
+    public void finish() {
         update(total);
         if (terminal) {
             out.println();

@@ -21,9 +21,11 @@ import java.util.Map;
  * shape is stable: {@code schema}, {@code run} (metadata), {@code metrics} (names), {@code indexing[]},
  * {@code techniques[]} (each with {@code name}, {@code kind}, {@code description}, {@code queries}, {@code overall},
  * {@code slices.<key>.<value>.{queries, metrics}}, {@code latencyMs}, {@code queryEncodingMs}, {@code meanReturned},
- * {@code adaptive}) and {@code headToHead[]}. Values that do not exist are {@code null}.
+ * {@code adaptive}) and {@code headToHead[]}. Values that do not exist are {@code null}. Its Markdown helpers
+ * ({@link #row}, {@link #separator}, {@link #f3}, {@link #writeText}) are public for the harness's users (the
+ * never-shipped neural-text-lab module). Stateless.
  */
-final class ReportWriter {
+public final class ReportWriter {
 
     static final String SCHEMA = "neural-text-eval/1";
 
@@ -45,7 +47,7 @@ final class ReportWriter {
     }
 
     /** Writes {@code content} to {@code file} (temp file, then atomic rename) and returns the file. */
-    static Path writeText(Path file, String content) {
+    public static Path writeText(Path file, String content) {
         try {
             Path parent = file.toAbsolutePath().getParent();
             if (parent != null) {
@@ -320,13 +322,15 @@ final class ReportWriter {
         return c.length() >= 12 && c.matches("[0-9a-f]+") ? c.substring(0, 12) : c;
     }
 
-    static void row(StringBuilder sb, List<String> cells) {
+    /** Appends a Markdown table row ({@code |} in a cell escaped). */
+    public static void row(StringBuilder sb, List<String> cells) {
         sb.append("| ");
         sb.append(String.join(" | ", cells.stream().map(c -> c.replace("|", "\\|")).toList()));
         sb.append(" |\n");
     }
 
-    static void separator(StringBuilder sb, int n) {
+    /** Appends the separator row of an {@code n}-column table: the first column left-aligned, the others right. */
+    public static void separator(StringBuilder sb, int n) {
         sb.append("|---");
         for (int i = 1; i < n; i++) {
             sb.append("|---:");
@@ -334,7 +338,8 @@ final class ReportWriter {
         sb.append("|\n");
     }
 
-    static String f3(double v) {
+    /** {@code v} with three decimals, or {@code -} when it is not finite. */
+    public static String f3(double v) {
         return Double.isFinite(v) ? String.format(Locale.ROOT, "%.3f", v) : "-";
     }
 

@@ -22,30 +22,31 @@ import java.util.OptionalDouble;
  * an annotations folder with {@code <name>.json} per repository (a list of {@code {query, relevant, secondary,
  * category}}, a target being a path relative to the repository root or {@code {path, start_line, end_line}}), and
  * optionally {@code published.tsv}. The repository root is the ancestor of the indexed folder named like the
- * repository (else the indexed folder itself); chunk paths are made relative to it, as targets are.
+ * repository (else the indexed folder itself); chunk paths are made relative to it, as targets are. Immutable.
  */
-record SembleDataset(List<Repository> repositories, Map<String, Published> published) {
+public record SembleDataset(List<Repository> repositories, Map<String, Published> published) {
 
     /** One repository: what is indexed and what is asked. {@code prefix} is the indexed folder inside the repository. */
-    record Repository(String name, String language, Path folder, String prefix, List<Question> questions) {
+    public record Repository(String name, String language, Path folder, String prefix, List<Question> questions) {
     }
 
     /** One question; {@code targets} are the relevant then the secondary ones (all of gain 1). */
-    record Question(String query, String category, List<SpanTarget> targets) {
+    public record Question(String query, String category, List<SpanTarget> targets) {
     }
 
     /** The peer's published figures for a repository ({@code NaN} where it publishes none). */
-    record Published(double semble, Map<String, Double> sembleByCategory, double codeRankHybrid, double codeRankDense) {
+    public record Published(double semble, Map<String, Double> sembleByCategory, double codeRankHybrid, double codeRankDense) {
     }
 
-    static final List<String> CATEGORIES = List.of("architecture", "semantic", "symbol");
+    /** The question categories, in report order. */
+    public static final List<String> CATEGORIES = List.of("architecture", "semantic", "symbol");
 
     /**
      * Reads the benchmark; {@code only} (empty: all) keeps the named repositories.
      *
      * @throws IllegalArgumentException naming the file and line of anything malformed or missing
      */
-    static SembleDataset load(Path roots, Path annotations, Path publishedTsv, Collection<String> only) {
+    public static SembleDataset load(Path roots, Path annotations, Path publishedTsv, Collection<String> only) {
         List<Repository> repos = new ArrayList<>();
         List<String> lines = read(roots, "--semble");
         ObjectMapper json = new ObjectMapper();

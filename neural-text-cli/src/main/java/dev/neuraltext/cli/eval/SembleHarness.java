@@ -39,9 +39,11 @@ import java.util.function.Function;
  * default fusion, {@link RepositoryRanking#wholeRepository()}; the dense leg only when a model is loaded),
  * {@code default-unranked} (the same without the ranking stage), {@code bm25} (the BM25 leg alone, same index), and the {@code grep} peer
  * ({@link GrepPeer}) over the same chunks. Document embeddings go through {@link EmbeddingCache} when a cache folder is
- * given. Not thread-safe; one run at a time.
+ * given. Not thread-safe; one run at a time. Its indexing ({@link #index(SembleDataset.Repository, Embedder,
+ * RepositoryRanking)}) and span conversion ({@link #spans}) are public for the harness's users (the never-shipped
+ * neural-text-lab module).
  */
-final class SembleHarness {
+public final class SembleHarness {
 
     static final String DEFAULT = "default";
     static final String BM25 = "bm25";
@@ -49,8 +51,16 @@ final class SembleHarness {
     /** The default search without the ranking stage ({@link RepositoryRanking#off()}), run when the default has one. */
     static final String UNRANKED = "default-unranked";
 
-    /** Options: {@code model} null runs without the dense leg; {@code cacheDir} null caches in memory only. */
-    record Settings(String model, Path cacheDir, boolean grep) {
+    /**
+     * Options: {@code model} null runs without the dense leg; {@code cacheDir} null caches in memory only;
+     * {@code latencyRepeats} is how many times each question is timed per system (the median kept).
+     */
+    record Settings(String model, Path cacheDir, boolean grep, int latencyRepeats) {
+        Settings {
+            if (latencyRepeats < 1) {
+                throw new IllegalArgumentException("--latency-repeats must be >= 1, got " + latencyRepeats);
+            }
+        }
     }
 
     /** One question's outcome for one system; {@code nanos} is the search's wall time (0 when not timed). */
@@ -96,11 +106,19 @@ final class SembleHarness {
 
     /** Runs {@code task} with the settings' model behind an {@link EmbeddingCache} (null without a model), then closes it. */
     static <T> T withEmbedder(Settings settings, Function<EmbeddingCache, T> task) {
-        Embedder model = settings.model() == null ? null : DenseModels.load(settings.model());
+        return withEmbedder(settings.model(), settings.cacheDir(), task);
+    }
+
+    /**
+     * Runs {@code task} with dense model preset {@code model} (null: none, the task gets null) behind an
+     * {@link EmbeddingCache} under {@code cacheDir} (null: memory only), then closes the model.
+     */
+    public static <T> T withEmbedder(String model, Path cacheDir, Function<EmbeddingCache, T> task) {
+        Embedder loaded = model == null ? null : DenseModels.load(model);
         try {
-            return task.apply(model == null ? null : new EmbeddingCache(model, settings.cacheDir()));
+            return task.apply(loaded == null ? null : new EmbeddingCache(loaded, cacheDir));
         } finally {
-            if (model instanceof AutoCloseable c) {
+            if (loaded instanceof AutoCloseable c) {
                 try {
                     c.close();
                 } catch (Exception e) {
@@ -110,8 +128,8 @@ final class SembleHarness {
         }
     }
 
-    /** An indexed repository: its retriever and chunks. */
-    record Indexed(HybridCaseRetriever retriever, List<ChunkInput> chunks, int files, double seconds, String note) {
+    /** An indexed repository: its retriever and chunks, how many files, how long it took and a note on the dense leg. */
+    public record Indexed(HybridCaseRetriever retriever, List<ChunkInput> chunks, int files, double seconds, String note) {
     }
 
     /** Indexes {@code repo}'s folder as {@code neural-text index} does, with the dense leg when {@code embedder}. */
@@ -120,7 +138,7 @@ final class SembleHarness {
     }
 
     /** As {@link #index(SembleDataset.Repository, Embedder)}, searching with {@code ranking}. */
-    static Indexed index(SembleDataset.Repository repo, Embedder embedder, RepositoryRanking ranking) {
+    public static Indexed index(SembleDataset.Repository repo, Embedder embedder, RepositoryRanking ranking) {
         long t0 = System.nanoTime();
         DirectoryIngestor ingestor = DirectoryIngestor.builder(repo.folder()).build();
         InMemoryCaseStore store = InMemoryCaseStore.create();
@@ -169,7 +187,7 @@ final class SembleHarness {
             }
         }
         // the default and the unranked default take turns, and which goes first alternates too, so that their
-        // latencies compare; every question is timed LATENCY_REPEATS times, in rounds over all questions, and keeps
+        // latencies compare; every question is timed latencyRepeats times, in rounds over all questions, and keeps
         // its median: a pause of the machine (a JIT compilation taking one of two cores) lands on different
         // questions in different rounds instead of becoming one question's latency and, with 20 questions, the p95
         List<SembleDataset.Question> questions = repo.questions();
@@ -179,7 +197,7 @@ final class SembleHarness {
             ranked.add(new ArrayList<>());
             plain.add(new ArrayList<>());
         }
-        for (int r = 0; r < LATENCY_REPEATS; r++) {
+        for (int r = 0; r < settings.latencyRepeats(); r++) {
             for (int i = 0; i < questions.size(); i++) {
                 SembleDataset.Question q = questions.get(i);
                 SearchRequest request = SearchRequest.builder(q.query()).limit(SpanNdcg.K).build();
@@ -226,8 +244,8 @@ final class SembleHarness {
         return b.build();
     }
 
-    /** How many times each question is timed per system ({@code -Dnt.eval.latencyRepeats}, default 5). */
-    static final int LATENCY_REPEATS = Math.max(1, Integer.getInteger("nt.eval.latencyRepeats", 5));
+    /** How many times each question is timed per system unless {@code --latency-repeats} says otherwise. */
+    static final int DEFAULT_LATENCY_REPEATS = 5;
 
     /** The first of {@code runs} (they rank alike) with the median of their wall times. */
     static Scored median(List<Scored> runs) {
@@ -254,7 +272,7 @@ final class SembleHarness {
     }
 
     /** The hits as spans, paths relative to the repository root ({@code prefix} + the chunk's path). */
-    static List<RetrievedSpan> spans(List<SearchHit> hits, String prefix) {
+    public static List<RetrievedSpan> spans(List<SearchHit> hits, String prefix) {
         List<RetrievedSpan> out = new ArrayList<>(hits.size());
         for (SearchHit h : hits) {
             out.add(span(h.metadata(), prefix));

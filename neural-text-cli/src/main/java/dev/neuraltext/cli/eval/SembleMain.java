@@ -27,34 +27,17 @@ public final class SembleMain {
      * @param model       dense model preset, or null for BM25 only
      * @param cacheDir    document embedding cache folder, or null (memory only)
      * @param grep        whether to run the grep peer
+     * @param latencyRepeats how many times each question is timed per system (its median kept; at least 1)
      * @param out         report folder, or null for stdout only
      * @throws IllegalArgumentException naming the option and value of bad input
      */
     public static int run(Path roots, Path annotations, Path published, List<String> only, String model,
-            Path cacheDir, boolean grep, Path out, PrintStream stdout, PrintStream stderr) {
-        return run(roots, annotations, published, only, model, cacheDir, grep, false, out, stdout, stderr);
-    }
-
-    /**
-     * As above; with {@code fitRanking}, fits the ranking stage's weights instead ({@link SembleRankFit}: in sample and
-     * leave-one-language-out) and writes {@code ranking-fit.md}.
-     */
-    public static int run(Path roots, Path annotations, Path published, List<String> only, String model,
-            Path cacheDir, boolean grep, boolean fitRanking, Path out, PrintStream stdout, PrintStream stderr) {
+            Path cacheDir, boolean grep, int latencyRepeats, Path out, PrintStream stdout, PrintStream stderr) {
         Path pub = published != null ? published
                 : annotations.toAbsolutePath().normalize().getParent() == null ? null
                 : annotations.toAbsolutePath().normalize().getParent().resolve("published.tsv");
         SembleDataset dataset = SembleDataset.load(roots, annotations, pub, only);
-        SembleHarness.Settings settings = new SembleHarness.Settings(model, cacheDir, grep);
-        if (fitRanking) {
-            SembleRankFit fit = new SembleRankFit(stderr);
-            String text = fit.report(SembleHarness.withEmbedder(settings, cache -> fit.prepare(dataset, cache)));
-            stdout.print(text);
-            if (out != null) {
-                stderr.println("wrote " + ReportWriter.writeText(out.resolve("ranking-fit.md"), text));
-            }
-            return 0;
-        }
+        SembleHarness.Settings settings = new SembleHarness.Settings(model, cacheDir, grep, latencyRepeats);
         long t0 = System.nanoTime();
         List<SembleHarness.RepositoryResult> results = new SembleHarness(settings, stderr).run(dataset);
         Map<String, Object> run = new LinkedHashMap<>();

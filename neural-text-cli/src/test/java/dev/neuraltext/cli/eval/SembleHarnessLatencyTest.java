@@ -22,6 +22,6 @@ class SembleHarnessLatencyTest {
         assertThat(median.ndcg()).isEqualTo(0.5);
         assertThat(median.fileNdcg()).isEqualTo(1.0);
         assertThat(median.top()).isEqualTo(top);
-        assertThat(SembleHarness.LATENCY_REPEATS).isEqualTo(5);
+        assertThat(SembleHarness.DEFAULT_LATENCY_REPEATS).isEqualTo(5);
     }
 }
