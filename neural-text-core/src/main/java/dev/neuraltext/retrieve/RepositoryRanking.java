@@ -1,5 +1,27 @@
 package dev.neuraltext.retrieve;
 
+import static dev.neuraltext.retrieve.RankingSignal.BASE;
+import static dev.neuraltext.retrieve.RankingSignal.BM25;
+import static dev.neuraltext.retrieve.RankingSignal.BM25_FIRST;
+import static dev.neuraltext.retrieve.RankingSignal.COMPAT;
+import static dev.neuraltext.retrieve.RankingSignal.DEFINITION;
+import static dev.neuraltext.retrieve.RankingSignal.DENSE;
+import static dev.neuraltext.retrieve.RankingSignal.DOC;
+import static dev.neuraltext.retrieve.RankingSignal.FILE_CANDIDATES;
+import static dev.neuraltext.retrieve.RankingSignal.FILE_DENSE;
+import static dev.neuraltext.retrieve.RankingSignal.FILE_EVIDENCE;
+import static dev.neuraltext.retrieve.RankingSignal.FILE_NAME;
+import static dev.neuraltext.retrieve.RankingSignal.FILE_NAME_COVERED;
+import static dev.neuraltext.retrieve.RankingSignal.FILE_QUERIED;
+import static dev.neuraltext.retrieve.RankingSignal.FOLDER;
+import static dev.neuraltext.retrieve.RankingSignal.HEADER;
+import static dev.neuraltext.retrieve.RankingSignal.RANK_IN_FILE;
+import static dev.neuraltext.retrieve.RankingSignal.SIZE;
+import static dev.neuraltext.retrieve.RankingSignal.STUB;
+import static dev.neuraltext.retrieve.RankingSignal.TINY;
+import static dev.neuraltext.retrieve.RankingSignal.TYPE_CHUNK;
+import static dev.neuraltext.retrieve.RankingSignal.TYPE_DEFINITION;
+
 import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.fusion.LegScore;
@@ -17,48 +39,18 @@ import java.util.Map;
 /**
  * The ranking stage for whole-repository questions ("how are custom serializers registered", "JsonReader"): it
  * re-orders the fused candidates by evidence the legs cannot see, each signal a named, weighted feature that
- * {@link SearchHit#rankSignals()} shows:
- * <ul>
- *   <li>{@code base}: the hit's fused score relative to the best candidate's (weight 1);</li>
- *   <li>the legs: {@code bm25}, the hit's BM25 score relative to the best candidate's; {@code bm25First}, BM25
- *       ranked it first; {@code dense}, its dense similarity scaled between the lowest and the highest candidate's;</li>
- *   <li>{@code definition}: the chunk <em>defines</em> a name the query mentions (its own {@code symbol} metadata, last
- *       segment, equals a query identifier, spelled as the query writes it, or adjacent query words joined; or a
- *       header re-exports it, {@link ChunkMetadata#EXPORTS}), not a mere mention;
- *       {@code typeDefinition}: and the chunk is a whole type;</li>
- *   <li>{@code fileName}: the share of the query's words found in the file's name (words match by stem:
- *       {@code streaming} and {@code streams}); {@code fileQueried}: the file's name before its first dot is a name the
- *       query mentions, 1 when that is the whole name less the extension ({@code SqlMapper.cs}), 0.5 when more parts
- *       follow ({@code SqlMapper.Settings.cs}); {@code folder}: the share of the query's words found in its folders;</li>
- *   <li>{@code fileNameCovered}: the share of the file name's words the query has (1: the name says nothing the
- *       query does not; {@code UpsertStatement.kt} over {@code BatchUpsertStatement.kt} for "upsert statement"),
- *       words that only say the file holds helpers ({@code Utils}, {@code Helper}, {@code Support}, {@code Impl})
- *       left out;</li>
- *   <li>{@code fileEvidence}: the two best relative scores of the <em>other</em> candidates from the same file
- *       (coherence: a file with several matching chunks lifts its best one); {@code fileDense}: the best dense
- *       similarity among them; {@code fileCandidates}: log2 of 1 + the number of candidates from the file;
- *       {@code rankInFile}: how many chunks of the same file the fused order puts above this one (at most
- *       {@value Candidates#MAX_RANK_IN_FILE}), so that a file competes by its best chunk;</li>
- *   <li>the chunk's shape: {@code typeChunk} (a whole type or module), {@code header} (a file's imports and top-level
- *       statements), {@code tiny} (at most 2 lines), {@code size} (log10 of its lines,
- *       over 3, at most 1);</li>
- *   <li>{@code doc} (prose chunks) and the path priors: {@code test}, {@code example}, {@code vendored},
- *       {@code generated}, {@code compat} (also an older version folder beside a newer candidate's, {@code TwinFiles};
- *       not for a question about compatibility or legacy code),
- *       {@code stub} (declaration files; also a C/C++ header whose implementation is a candidate), {@code barrel}
- *       (package index files),
- *       {@code platform} (a Windows-only twin of a POSIX implementation);</li>
- *   <li>{@code diversity}: subtracted once per chunk of the same file already placed above, times
- *       {@code 1 - fileQueried}: not at all for the file the query names, half for a file only its name's first part
- *       names ({@code SqlMapper.Settings.cs}).</li>
- * </ul>
+ * {@link SearchHit#rankSignals()} shows. The signals, what each measures, its default weights and where they came from
+ * are declared in one table, {@link RankingSignal}: the definition of a name the query mentions, the file's name and
+ * folders against the query's words, the other candidates of the same file, the legs' scores, the chunk's shape, the
+ * path priors (tests, examples, vendored, generated, compatibility code, stubs, platform twins) and the diversity of
+ * files.
  * The query's kind ({@link QueryKind}) selects the weights of the leg, definition, file-name, file-evidence, type-chunk
  * and prose signals (so it also decides how much each leg counts); the other weights are global. A mixed query is a
  * sentence first: its weight of a signal is the natural-language weight plus its own {@code .mixed} one, so that the
  * fewer mixed questions only fit what differs.
- * Weights are plain numbers, fitted offline by the evaluation harness ({@code neural-text eval --semble --fit-ranking})
- * and validated held out; {@link #wholeRepository()} documents the fit. The stage looks at the first {@link #depth()}
- * candidates only. Immutable and thread-safe.
+ * Weights are plain numbers, fitted offline (the never-shipped {@code neural-text-lab} module's {@code fit-ranking})
+ * and validated held out; a user may change any ({@link #withWeights}); {@link #wholeRepository()} documents the
+ * fit. The stage looks at the first {@link #depth()} candidates only. Immutable and thread-safe.
  *
  * @param depth   how many fused candidates the stage re-orders (the store is asked for at least this many); 0 = off
  * @param weights the weight of every parameter in {@link #PARAMETERS}
@@ -98,23 +90,20 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
         }
     }
 
-    private static final String[] PER_KIND = {"definition", "typeDefinition", "fileName", "fileQueried", "fileEvidence",
-        "fileDense", "typeChunk", "bm25", "bm25First", "dense", "doc", "fileNameCovered", "fileCandidates"};
-    private static final String[] GLOBAL = {"folder", "header", "tiny", "size", "test", "example", "vendored", "generated",
-        "compat", "stub", "barrel", "platform", "rankInFile", "diversity"};
-
-    /** Every weight's name: {@code <signal>.<kind>} for the kind-specific ones, then the global ones. */
+    /**
+     * Every weight's name, from {@link RankingSignal}: {@code <signal>.<kind>} for the kind-specific ones, then the
+     * global ones, in the table's order.
+     */
     public static final List<String> PARAMETERS;
 
     static {
-        List<String> p = new ArrayList<>();
-        for (String s : PER_KIND) {
-            for (QueryKind k : QueryKind.values()) {
-                p.add(s + "." + k.key());
-            }
+        List<String> kindSpecific = new ArrayList<>();
+        List<String> global = new ArrayList<>();
+        for (RankingSignal s : RankingSignal.values()) {
+            (s.scope() == RankingSignal.Scope.PER_KIND ? kindSpecific : global).addAll(s.parameters());
         }
-        p.addAll(Arrays.asList(GLOBAL));
-        PARAMETERS = List.copyOf(p);
+        kindSpecific.addAll(global);
+        PARAMETERS = List.copyOf(kindSpecific);
     }
 
     /** The default depth: enough for a file's other chunks to count, small enough to cost well under a millisecond. */
@@ -146,8 +135,8 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
 
     /**
      * The weights for whole-repository questions, which {@code neural-text search}, {@code demo} and the MCP server
-     * use: fitted by steepest ascent ({@code neural-text eval --semble --fit-ranking}: at each step the single move of
-     * one weight over a grid that gains most) on the 19 repositories of the semble-dev split (one per language, 380
+     * use ({@link RankingSignal} declares them): fitted by steepest ascent (the lab's {@code fit-ranking}: at each step
+     * the single move of one weight over a grid that gains most) on the 19 repositories of the semble-dev split (one per language, 380
      * questions; syntax-tree chunks; candidates of the default hybrid search, BM25 and bge-small-en-v1.5-q fused), a
      * weight leaving 0 only for a gain of 0.002 mean NDCG@10 and the weights of evidence (definition, file name, file
      * queried, folder, file candidates, the legs) never negative. Held out (leave-one-language-out) the same procedure
@@ -173,11 +162,22 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
         return off();
     }
 
-    private static final RepositoryRanking DEFAULTS = new RepositoryRanking(DEFAULT_DEPTH, Map.ofEntries(
-            Map.entry("fileQueried.symbol", 2.0), Map.entry("fileQueried.natural", 0.05),
-            Map.entry("fileNameCovered.natural", 0.5), Map.entry("fileCandidates.natural", 0.1),
-            Map.entry("bm25.mixed", 0.5), Map.entry("doc.natural", -3.0), Map.entry("compat", -3.0),
-            Map.entry("stub", -0.2), Map.entry("platform", -3.0), Map.entry("rankInFile", -3.0)));
+    private static final RepositoryRanking DEFAULTS = new RepositoryRanking(DEFAULT_DEPTH, defaultWeights());
+
+    /** Every parameter's default weight, as {@link RankingSignal} declares it. */
+    private static Map<String, Double> defaultWeights() {
+        Map<String, Double> w = new LinkedHashMap<>();
+        for (RankingSignal s : RankingSignal.values()) {
+            if (s.scope() == RankingSignal.Scope.PER_KIND) {
+                for (QueryKind k : QueryKind.values()) {
+                    w.put(s.id() + "." + k.key(), s.defaultWeight(k));
+                }
+            } else if (s.scope() != RankingSignal.Scope.FIXED) {
+                w.put(s.id(), s.defaultWeight(QueryKind.SYMBOL));
+            }
+        }
+        return w;
+    }
 
     /**
      * The weight {@code signal} has for a query of {@code kind}: its global weight, or for a kind-specific signal its
@@ -196,16 +196,16 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
                 : perKind;
     }
 
-    /** A copy with {@code name}'s weight set to {@code value}. */
-    public RepositoryRanking withWeight(String name, double value) {
+    /**
+     * A copy with the weights of {@code changed} (names of {@link #PARAMETERS}) set, the others kept: to tune the
+     * defaults for a collection, {@code wholeRepository().withWeights(Map.of("doc.natural", -1.0))}.
+     *
+     * @throws IllegalArgumentException naming an unknown parameter or a weight that is not finite
+     */
+    public RepositoryRanking withWeights(Map<String, Double> changed) {
         Map<String, Double> w = new LinkedHashMap<>(weights);
-        w.put(name, value);
+        w.putAll(Checks.notNull(changed, "changed"));
         return new RepositoryRanking(depth, w);
-    }
-
-    /** A copy that re-orders the first {@code newDepth} candidates. */
-    public RepositoryRanking withDepth(int newDepth) {
-        return new RepositoryRanking(newDepth, weights);
     }
 
     /** Whether the stage changes nothing (depth 0, or every weight 0). */
@@ -223,41 +223,25 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
 
     /**
      * The features of the first {@link #depth()} hits for {@code query}, computed once so that many weightings can be
-     * tried on them (what fitting does).
+     * tried on them (what fitting does; package-private: the product has no fitting API).
      */
-    public Candidates prepare(String query, List<SearchHit> hits) {
+    Candidates prepare(String query, List<SearchHit> hits) {
         return new Candidates(query, hits.subList(0, Math.min(Math.max(depth, 1), hits.size())),
                 hits.subList(Math.min(Math.max(depth, 1), hits.size()), hits.size()));
     }
 
-    /** One query's candidates with their features; {@link #rank} orders them under any weights. Immutable. */
-    public static final class Candidates {
+    /**
+     * One query's candidates with their features ({@link RankingSignal}, by slot); {@link #rank} orders them under any
+     * weights. Immutable.
+     */
+    static final class Candidates {
 
         /** A chunk of at most this many lines is {@code tiny} (a one-line declaration, a field, an alias). */
         static final int TINY_LINES = 2;
-        private static final int BASE = 0;
-        private static final int DEFINITION = 1;
-        private static final int FILE_NAME = 2;
-        private static final int FILE_QUERIED = 3;
-        private static final int FILE_EVIDENCE = 4;
-        private static final int FOLDER = 5;
-        private static final int DOC = 6;
-        private static final int TYPE_CHUNK = 7;
-        private static final int HEADER = 8;
-        private static final int TYPE_DEFINITION = 9;
-        private static final int BM25 = 10;
-        private static final int DENSE = 11;
-        private static final int TINY = 12;
-        private static final int FILE_DENSE = 13;
-        private static final int SIZE = 14;
-        private static final int BM25_FIRST = 15;
-        private static final int FILE_NAME_COVERED = 16;
-        private static final int FILE_CANDIDATES = 17;
-        private static final int RANK_IN_FILE = 18;
-        private static final int PRIORS = 19;
-        private static final int WIDTH = PRIORS + PathPriors.NAMES.length;
-        private static final int COMPAT = PRIORS + Arrays.asList(PathPriors.NAMES).indexOf("compat");
-        private static final int STUB = PRIORS + Arrays.asList(PathPriors.NAMES).indexOf("stub");
+        private static final int WIDTH = RankingSignal.BY_SLOT.length;
+        /** The slot of each of {@link PathPriors#NAMES}, in that order. */
+        private static final int[] PRIOR_SLOTS = Arrays.stream(PathPriors.NAMES)
+                .mapToInt(name -> RankingSignal.byId(name).slot()).toArray();
 
         private final QueryKind kind;
         private final List<SearchHit> hits;
@@ -295,38 +279,40 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
                 String path = h.metadata().getOrDefault(ChunkMetadata.PATH, "");
                 file[i] = files.computeIfAbsent(path, p -> files.size());
                 double[] f = features[i];
-                f[BASE] = h.fusedScore() / top;
+                f[BASE.slot()] = h.fusedScore() / top;
                 String symbolType = h.metadata().getOrDefault(ChunkMetadata.SYMBOL_TYPE, "");
                 boolean prose = ChunkMetadata.TYPE_DOC.equals(h.metadata().get(ChunkMetadata.TYPE));
                 if (!prose && !ChunkMetadata.SYMBOL_TYPE_TEXT.equals(symbolType)
                         && (terms.namesSymbol(h.metadata().get(ChunkMetadata.SYMBOL))
                         || reExports(terms, h.metadata().get(ChunkMetadata.EXPORTS)))) {
-                    f[DEFINITION] = 1;
+                    f[DEFINITION.slot()] = 1;
                 }
                 double[] byPath = pathFeatures.computeIfAbsent(path, p -> pathFeatures(terms, p));
-                f[FILE_NAME] = byPath[0];
-                f[FILE_QUERIED] = byPath[1];
-                f[FOLDER] = byPath[2];
-                f[FILE_NAME_COVERED] = byPath[3];
-                f[DOC] = prose ? 1 : 0;
-                f[TYPE_CHUNK] = ChunkMetadata.SYMBOL_TYPE_TYPE.equals(symbolType)
+                f[FILE_NAME.slot()] = byPath[0];
+                f[FILE_QUERIED.slot()] = byPath[1];
+                f[FOLDER.slot()] = byPath[2];
+                f[FILE_NAME_COVERED.slot()] = byPath[3];
+                f[DOC.slot()] = prose ? 1 : 0;
+                f[TYPE_CHUNK.slot()] = ChunkMetadata.SYMBOL_TYPE_TYPE.equals(symbolType)
                         || ChunkMetadata.SYMBOL_TYPE_MODULE.equals(symbolType) ? 1 : 0;
-                f[HEADER] = ChunkMetadata.SYMBOL_TYPE_HEADER.equals(symbolType) ? 1 : 0;
-                f[TYPE_DEFINITION] = f[DEFINITION] * f[TYPE_CHUNK];
+                f[HEADER.slot()] = ChunkMetadata.SYMBOL_TYPE_HEADER.equals(symbolType) ? 1 : 0;
+                f[TYPE_DEFINITION.slot()] = f[DEFINITION.slot()] * f[TYPE_CHUNK.slot()];
                 LegScore b = h.legs().get(Leg.BM25);
-                f[BM25] = b == null || bm25Top <= 0 ? 0 : b.score() / bm25Top;
-                f[BM25_FIRST] = b != null && b.rank() == 1 ? 1 : 0;
+                f[BM25.slot()] = b == null || bm25Top <= 0 ? 0 : b.score() / bm25Top;
+                f[BM25_FIRST.slot()] = b != null && b.rank() == 1 ? 1 : 0;
                 LegScore d = h.legs().get(Leg.DENSE);
-                f[DENSE] = d == null ? 0 : denseTop > denseLow ? (d.score() - denseLow) / (denseTop - denseLow) : 1;
+                f[DENSE.slot()] = d == null ? 0 : denseTop > denseLow ? (d.score() - denseLow) / (denseTop - denseLow) : 1;
                 int lines = lines(h.metadata());
-                f[TINY] = lines <= TINY_LINES ? 1 : 0;
-                f[SIZE] = lines == Integer.MAX_VALUE ? 0 : Math.min(1, Math.log10(Math.max(1, lines)) / 3);
-                System.arraycopy(byPath, 4, f, PRIORS, PathPriors.NAMES.length);
+                f[TINY.slot()] = lines <= TINY_LINES ? 1 : 0;
+                f[SIZE.slot()] = lines == Integer.MAX_VALUE ? 0 : Math.min(1, Math.log10(Math.max(1, lines)) / 3);
+                for (int p = 0; p < PRIOR_SLOTS.length; p++) {
+                    f[PRIOR_SLOTS[p]] = byPath[4 + p];
+                }
             }
             markTwins(terms, files);
             if (PathPriors.asksForCompat(terms.words())) {
                 for (double[] f : features) {
-                    f[COMPAT] = 0; // the question is about the compatibility code: it is no longer a twin to bury
+                    f[COMPAT.slot()] = 0; // the question is about the compatibility code: it is no longer a twin to bury
                 }
             }
             for (int i = 0; i < n; i++) {
@@ -337,22 +323,22 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
                 int above = 0;
                 for (int j = 0; j < n; j++) {
                     if (j != i && file[j] == file[i]) {
-                        double b = features[j][BASE];
+                        double b = features[j][BASE.slot()];
                         if (b > first) {
                             second = first;
                             first = b;
                         } else if (b > second) {
                             second = b;
                         }
-                        dense = Math.max(dense, features[j][DENSE]);
+                        dense = Math.max(dense, features[j][DENSE.slot()]);
                         count++;
                         above += j < i ? 1 : 0;
                     }
                 }
-                features[i][FILE_EVIDENCE] = first + second;
-                features[i][FILE_DENSE] = dense;
-                features[i][FILE_CANDIDATES] = Math.log(1 + count) / Math.log(2);
-                features[i][RANK_IN_FILE] = Math.min(above, MAX_RANK_IN_FILE);
+                features[i][FILE_EVIDENCE.slot()] = first + second;
+                features[i][FILE_DENSE.slot()] = dense;
+                features[i][FILE_CANDIDATES.slot()] = Math.log(1 + count) / Math.log(2);
+                features[i][RANK_IN_FILE.slot()] = Math.min(above, MAX_RANK_IN_FILE);
             }
         }
 
@@ -363,10 +349,10 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
             boolean[][] twins = TwinFiles.of(terms.words(), Arrays.asList(byIndex));
             for (int i = 0; i < features.length; i++) {
                 if (twins[file[i]][0]) {
-                    features[i][STUB] = 1;
+                    features[i][STUB.slot()] = 1;
                 }
                 if (twins[file[i]][1]) {
-                    features[i][COMPAT] = 1;
+                    features[i][COMPAT.slot()] = 1;
                 }
             }
         }
@@ -409,17 +395,17 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
         }
 
         /** The query's kind. */
-        public QueryKind kind() {
+        QueryKind kind() {
             return kind;
         }
 
         /** The number of candidates (the hits within the depth). */
-        public int size() {
+        int size() {
             return hits.size();
         }
 
         /** The candidates ordered under {@code ranking}'s weights, each carrying its signals; the rest follow. */
-        public List<SearchHit> rank(RepositoryRanking ranking) {
+        List<SearchHit> rank(RepositoryRanking ranking) {
             int n = hits.size();
             double[] w = weightsFor(ranking);
             int[] order = new int[n];
@@ -443,7 +429,7 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
          * The order of the candidates under {@code ranking} (indices into the hits as given, best first), without
          * building hits: what fitting evaluates many times.
          */
-        public int[] order(RepositoryRanking ranking) {
+        int[] order(RepositoryRanking ranking) {
             int[] order = new int[hits.size()];
             select(ranking, weightsFor(ranking), order, new double[hits.size()]);
             return order;
@@ -454,29 +440,29 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
          * global parameters and for this query's kind, 0 for the other kinds' and for {@code diversity}. With
          * {@link #base(int)}, what a learned linear model of the ranking score is fitted on.
          */
-        public double[] parameterValues(int i) {
-            String[] names = NAMES;
+        double[] parameterValues(int i) {
             double[] out = new double[PARAMETERS.size()];
             for (int f = 1; f < WIDTH; f++) {
-                int at = PARAMETERS.indexOf(names[f] + "." + kind.key());
+                String name = RankingSignal.BY_SLOT[f].id();
+                int at = PARAMETERS.indexOf(name + "." + kind.key());
                 if (at < 0) {
-                    at = PARAMETERS.indexOf(names[f]);
+                    at = PARAMETERS.indexOf(name);
                 }
                 out[at] = features[i][f];
-                if (kind == QueryKind.MIXED && at != PARAMETERS.indexOf(names[f])) {
-                    out[PARAMETERS.indexOf(names[f] + ".natural")] = features[i][f]; // a sentence first
+                if (kind == QueryKind.MIXED && at != PARAMETERS.indexOf(name)) {
+                    out[PARAMETERS.indexOf(name + ".natural")] = features[i][f]; // a sentence first
                 }
             }
             return out;
         }
 
         /** Candidate {@code i}'s {@code base} feature: its fused score relative to the best candidate's (weight 1). */
-        public double base(int i) {
-            return features[i][BASE];
+        double base(int i) {
+            return features[i][BASE.slot()];
         }
 
         /** The candidate hits as given (best fused first). */
-        public List<SearchHit> hits() {
+        List<SearchHit> hits() {
             return hits;
         }
 
@@ -491,7 +477,7 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
                 }
                 score[i] = s;
             }
-            double diversity = ranking.weights().get("diversity");
+            double diversity = ranking.weights().get(RankingSignal.DIVERSITY.id());
             boolean[] placed = new boolean[n];
             int[] perFile = new int[n];
             for (int step = 0; step < n; step++) {
@@ -499,7 +485,7 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
                 double bestScore = Double.NEGATIVE_INFINITY;
                 for (int i = 0; i < n; i++) {
                     if (!placed[i]) {
-                        double s = score[i] - diversity * perFile[file[i]] * (1 - features[i][FILE_QUERIED]);
+                        double s = score[i] - diversity * perFile[file[i]] * (1 - features[i][FILE_QUERIED.slot()]);
                         if (s > bestScore) {
                             best = i;
                             bestScore = s;
@@ -516,50 +502,22 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
         private Map<String, Double> signals(int i, double[] w, double score) {
             Map<String, Double> s = new LinkedHashMap<>();
             s.put("kind." + kind.key(), 1.0);
-            s.put("base", round(features[i][BASE]));
-            String[] names = NAMES;
+            s.put(RankingSignal.BASE.id(), round(features[i][BASE.slot()]));
             for (int f = 1; f < WIDTH; f++) {
                 if (features[i][f] != 0 && w[f] != 0) {
-                    s.put(names[f], round(features[i][f]));
+                    s.put(RankingSignal.BY_SLOT[f].id(), round(features[i][f]));
                 }
             }
             s.put("score", round(score));
             return s;
         }
 
-        private static final String[] NAMES = names();
-
-        private static String[] names() {
-            String[] names = new String[WIDTH];
-            names[BASE] = "base";
-            names[DEFINITION] = "definition";
-            names[FILE_NAME] = "fileName";
-            names[FILE_QUERIED] = "fileQueried";
-            names[FILE_EVIDENCE] = "fileEvidence";
-            names[FOLDER] = "folder";
-            names[DOC] = "doc";
-            names[TYPE_CHUNK] = "typeChunk";
-            names[HEADER] = "header";
-            names[TYPE_DEFINITION] = "typeDefinition";
-            names[BM25] = "bm25";
-            names[DENSE] = "dense";
-            names[TINY] = "tiny";
-            names[FILE_DENSE] = "fileDense";
-            names[SIZE] = "size";
-            names[BM25_FIRST] = "bm25First";
-            System.arraycopy(PathPriors.NAMES, 0, names, PRIORS, PathPriors.NAMES.length);
-            names[FILE_NAME_COVERED] = "fileNameCovered";
-            names[FILE_CANDIDATES] = "fileCandidates";
-            names[RANK_IN_FILE] = "rankInFile";
-            return names;
-        }
-
         /** The weight of every feature for this query: its kind's weight when the signal is per kind, else the global one. */
         private double[] weightsFor(RepositoryRanking ranking) {
             double[] w = new double[WIDTH];
-            w[BASE] = 1;
+            w[BASE.slot()] = 1;
             for (int f = 1; f < WIDTH; f++) {
-                w[f] = ranking.weightOf(NAMES[f], kind);
+                w[f] = ranking.weightOf(RankingSignal.BY_SLOT[f].id(), kind);
             }
             return w;
         }

@@ -50,7 +50,7 @@ class RepositoryRankingTest {
                 hit("def", "src/Builder.java", "Builder", "type", 0.8));
         RepositoryRanking none = new RepositoryRanking(50, Map.of());
         assertThat(ids(none.rank("Builder", hits))).containsExactly("mention", "def");
-        RepositoryRanking defs = none.withWeight("definition.symbol", 0.5);
+        RepositoryRanking defs = none.withWeights(Map.of("definition.symbol", 0.5));
         List<SearchHit> ranked = defs.rank("Builder", hits);
         assertThat(ids(ranked)).containsExactly("def", "mention");
         // the signals say why, and the shown score falls with the rank
@@ -200,7 +200,7 @@ class RepositoryRankingTest {
         // a2 has one better chunk of its file above it: 0.95 - 3 falls below every file's best chunk
         assertThat(ids(perFile.rank("compute the thing", hits)).subList(0, 4)).containsExactly("a1", "b", "c1", "a2");
         // log2(1 + 3) = 2 candidates' worth for C's chunks, log2(1 + 1) = 1 for B's: c1 0.45 + 0.2 beats b 0.5 + 0.1
-        RepositoryRanking counted = perFile.withWeight("fileCandidates.natural", 0.1);
+        RepositoryRanking counted = perFile.withWeights(Map.of("fileCandidates.natural", 0.1));
         assertThat(ids(counted.rank("compute the thing", hits)).subList(0, 3)).containsExactly("a1", "c1", "b");
         assertThat(ids(counted.rank("ComputeThing", hits)).subList(0, 3)).as("natural-language queries only")
                 .containsExactly("a1", "b", "c1");
@@ -241,10 +241,10 @@ class RepositoryRankingTest {
         // the natural-language weight applies to mixed queries too ...
         assertThat(ids(sentences.rank(mixed, hits))).containsExactly("code", "doc");
         // ... plus the mixed one, which here cancels it; symbol queries keep their own
-        assertThat(ids(sentences.withWeight("doc.mixed", 3.0).rank(mixed, hits))).containsExactly("doc", "code");
+        assertThat(ids(sentences.withWeights(Map.of("doc.mixed", 3.0)).rank(mixed, hits))).containsExactly("doc", "code");
         assertThat(ids(sentences.rank("JsonReader", hits))).containsExactly("doc", "code");
         assertThat(sentences.weightOf("doc", RepositoryRanking.QueryKind.MIXED)).isEqualTo(-3.0);
-        assertThat(sentences.withWeight("doc.mixed", 3.0).weightOf("doc", RepositoryRanking.QueryKind.MIXED)).isZero();
+        assertThat(sentences.withWeights(Map.of("doc.mixed", 3.0)).weightOf("doc", RepositoryRanking.QueryKind.MIXED)).isZero();
         assertThat(sentences.weightOf("doc", RepositoryRanking.QueryKind.SYMBOL)).isZero();
         assertThatThrownBy(() -> sentences.weightOf("nope", RepositoryRanking.QueryKind.MIXED))
                 .hasMessageContaining("'nope'");

@@ -1,6 +1,7 @@
 package dev.neuraltext.lab;
 
 import dev.neuraltext.eval.SpanNdcg;
+import dev.neuraltext.retrieve.PreparedCandidates;
 import dev.neuraltext.retrieve.RepositoryRanking;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -40,7 +41,7 @@ final class SembleLinearFit {
         List<Pair> pairs = new ArrayList<>();
         for (SembleRankFit.PreparedRepo r : repos) {
             for (SembleRankFit.Prepared p : r.questions()) {
-                RepositoryRanking.Candidates c = p.candidates();
+                PreparedCandidates c = p.candidates();
                 List<double[]> pos = new ArrayList<>();
                 List<double[]> neg = new ArrayList<>();
                 for (int i = 0; i < c.size(); i++) {

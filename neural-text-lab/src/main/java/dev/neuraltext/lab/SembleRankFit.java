@@ -9,6 +9,8 @@ import dev.neuraltext.encode.Embedder;
 import dev.neuraltext.eval.RetrievedSpan;
 import dev.neuraltext.eval.SpanNdcg;
 import dev.neuraltext.retrieve.HybridCaseRetriever;
+import dev.neuraltext.retrieve.PreparedCandidates;
+import dev.neuraltext.retrieve.RankingSignal;
 import dev.neuraltext.retrieve.RepositoryRanking;
 import dev.neuraltext.search.SearchHit;
 import dev.neuraltext.search.SearchRequest;
@@ -70,7 +72,7 @@ final class SembleRankFit {
     }
 
     /** One question's candidates and targets. */
-    record Prepared(RepositoryRanking.Candidates candidates, List<RetrievedSpan> spans, SembleDataset.Question question) {
+    record Prepared(PreparedCandidates candidates, List<RetrievedSpan> spans, SembleDataset.Question question) {
     }
 
     /** One repository's prepared questions. */
@@ -101,7 +103,7 @@ final class SembleRankFit {
             for (SembleDataset.Question q : repo.questions()) {
                 List<SearchHit> hits = r.search(SearchRequest.builder(q.query()).limit(RepositoryRanking.DEFAULT_DEPTH)
                         .adaptive(false).build()).hits();
-                RepositoryRanking.Candidates c = probe.prepare(q.query(), hits);
+                PreparedCandidates c = PreparedCandidates.of(probe, q.query(), hits);
                 qs.add(new Prepared(c, SembleHarness.spans(c.hits(), repo.prefix()), q));
             }
             out.add(new PreparedRepo(repo.name(), repo.language(), qs));
@@ -201,9 +203,8 @@ final class SembleRankFit {
      * exploiting quirks of the dev split (a "BM25 ranked it first" of -0.2 once put {@code Section 0} above the
      * {@code Section 7} a query named), never a rule to ship.
      */
-    static final Set<String> EVIDENCE = Set.of("definition", "typeDefinition", "fileName",
-            "fileQueried", "fileEvidence", "fileDense", "bm25", "bm25First", "dense", "folder", "fileNameCovered",
-            "fileCandidates");
+    static final Set<String> EVIDENCE = java.util.Arrays.stream(RankingSignal.values()).filter(RankingSignal::evidence)
+            .map(RankingSignal::id).collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     /** Whether parameter {@code name} ({@code signal} or {@code signal.kind}) weighs an {@link #EVIDENCE} signal. */
     static boolean isEvidence(String name) {
@@ -217,7 +218,7 @@ final class SembleRankFit {
      * their sum must stay non-negative).
      */
     static boolean negative(RepositoryRanking r, String name, double v) {
-        RepositoryRanking changed = r.withWeight(name, v);
+        RepositoryRanking changed = r.withWeights(Map.of(name, v));
         int dot = name.indexOf('.');
         String signal = dot < 0 ? name : name.substring(0, dot);
         for (RepositoryRanking.QueryKind kind : RepositoryRanking.QueryKind.values()) {
@@ -234,7 +235,7 @@ final class SembleRankFit {
      * {@value #PASSES} passes, on {@code repos}.
      */
     RepositoryRanking fit(List<PreparedRepo> repos, RepositoryRanking start) {
-        RepositoryRanking best = start.withDepth(RepositoryRanking.DEFAULT_DEPTH);
+        RepositoryRanking best = new RepositoryRanking(RepositoryRanking.DEFAULT_DEPTH, start.weights());
         double bestScore = score(repos, best);
         for (int pass = 0; pass < PASSES; pass++) {
             boolean improved = false;
@@ -243,7 +244,7 @@ final class SembleRankFit {
                     if (!isMove(best, name, v)) {
                         continue;
                     }
-                    RepositoryRanking candidate = best.withWeight(name, v);
+                    RepositoryRanking candidate = best.withWeights(Map.of(name, v));
                     double s = score(repos, candidate);
                     if (s > bestScore + requiredGain(best, name)) {
                         best = candidate;
@@ -268,7 +269,7 @@ final class SembleRankFit {
      * cyclic coordinate ascent, the result does not depend on the order the parameters are listed in.
      */
     RepositoryRanking steepest(List<PreparedRepo> repos, RepositoryRanking start) {
-        RepositoryRanking best = start.withDepth(RepositoryRanking.DEFAULT_DEPTH);
+        RepositoryRanking best = new RepositoryRanking(RepositoryRanking.DEFAULT_DEPTH, start.weights());
         double bestScore = score(repos, best);
         for (int move = 0; move < MAX_MOVES; move++) {
             RepositoryRanking next = null;
@@ -280,7 +281,7 @@ final class SembleRankFit {
                     if (!isMove(best, name, v)) {
                         continue;
                     }
-                    RepositoryRanking candidate = best.withWeight(name, v);
+                    RepositoryRanking candidate = best.withWeights(Map.of(name, v));
                     double s = score(repos, candidate);
                     double gain = s - bestScore - required;
                     if (gain > nextGain) {

@@ -7,6 +7,7 @@ import dev.neuraltext.cli.eval.SembleHarness;
 import dev.neuraltext.cli.eval.SembleDataset;
 import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.eval.SpanTarget;
+import dev.neuraltext.retrieve.PreparedCandidates;
 import dev.neuraltext.retrieve.RepositoryRanking;
 import dev.neuraltext.search.SearchHit;
 import java.util.ArrayList;
@@ -32,7 +33,7 @@ class SembleRankFitTest {
             List<SearchHit> hits = List.of(hit("docs/guide" + i + ".md", "Guide", ChunkMetadata.TYPE_DOC, 1.0),
                     hit("src/Worker" + i + ".java", "execute", ChunkMetadata.TYPE_CODE, 0.9));
             String query = "how does step " + i + " run";
-            RepositoryRanking.Candidates c = probe.prepare(query, hits);
+            PreparedCandidates c = PreparedCandidates.of(probe, query, hits);
             qs.add(new SembleRankFit.Prepared(c, SembleHarness.spans(c.hits(), ""), new SembleDataset.Question(query,
                     "semantic", List.of(SpanTarget.file("src/Worker" + i + ".java")))));
         }
@@ -62,7 +63,7 @@ class SembleRankFitTest {
             List<SearchHit> hits = List.of(hit("docs/guide" + i + ".md", "Guide", ChunkMetadata.TYPE_DOC, 1.0),
                     hit("src/Worker" + i + ".java", "execute", ChunkMetadata.TYPE_CODE, 0.9));
             String query = i % 2 == 0 ? "how does step " + i + " execute" : "how does step " + i + " run";
-            RepositoryRanking.Candidates c = probe.prepare(query, hits);
+            PreparedCandidates c = PreparedCandidates.of(probe, query, hits);
             qs.add(new SembleRankFit.Prepared(c, SembleHarness.spans(c.hits(), ""), new SembleDataset.Question(query,
                     "semantic", List.of(SpanTarget.file("src/Worker" + i + ".java")))));
         }
@@ -102,7 +103,7 @@ class SembleRankFitTest {
             List<SearchHit> hits = List.of(hit("docs/guide.md", "Guide", ChunkMetadata.TYPE_DOC, 1.0),
                     hit("src/Worker" + i + ".java", "execute", ChunkMetadata.TYPE_CODE, 0.9));
             String query = "how does the guide step " + i + " run";
-            RepositoryRanking.Candidates c = probe.prepare(query, hits);
+            PreparedCandidates c = PreparedCandidates.of(probe, query, hits);
             qs.add(new SembleRankFit.Prepared(c, SembleHarness.spans(c.hits(), ""), new SembleDataset.Question(query,
                     "semantic", List.of(SpanTarget.file("src/Worker" + i + ".java")))));
         }
@@ -130,9 +131,16 @@ class SembleRankFitTest {
         assertThat(SembleRankFit.negative(r, "dense.mixed", -0.5)).isFalse();
         assertThat(SembleRankFit.negative(r, "dense.mixed", -1.5)).isTrue();
         assertThat(SembleRankFit.negative(r, "dense.natural", -0.1)).isTrue();
-        RepositoryRanking lowered = r.withWeight("dense.mixed", -1.0);
+        RepositoryRanking lowered = r.withWeights(Map.of("dense.mixed", -1.0));
         assertThat(SembleRankFit.negative(lowered, "dense.natural", 0.5)).as("would leave mixed at -0.5").isTrue();
         assertThat(SembleRankFit.negative(lowered, "dense.natural", 2.0)).isFalse();
         assertThat(SembleRankFit.negative(r, "dense.symbol", -0.1)).isTrue();
+    }
+
+    @Test
+    void theEvidenceSignalsAreTheTablesAndTheSameAsBefore() {
+        assertThat(SembleRankFit.EVIDENCE).containsExactlyInAnyOrder("definition", "typeDefinition", "fileName",
+                "fileQueried", "fileEvidence", "fileDense", "bm25", "bm25First", "dense", "folder", "fileNameCovered",
+                "fileCandidates");
     }
 }
