@@ -32,7 +32,7 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     @Command(name = "bm25", description = "BM25 indexing and query latency vs Lucene 9.12 on a BEIR dataset."
-            + " Options: [--dataset DIR] [--builds N] [--warmup N] [--passes N] [--limit K]")
+            + " Options: --dataset DIR [--builds N] [--warmup N] [--passes N] [--limit K]")
     static final class Bm25 implements Callable<Integer> {
         @Unmatched
         List<String> args = new ArrayList<>();
@@ -44,7 +44,7 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     @Command(name = "embed", description = "Embedding throughput vs LangChain4j's all-MiniLM-L6-v2 on a BEIR corpus."
-            + " Options: [--corpus corpus.jsonl] [--limit N] [--call-size N] [--warmup N] [--preset P] [--only ours]"
+            + " Options: --corpus corpus.jsonl [--limit N] [--call-size N] [--warmup N] [--preset P] [--only ours]"
             + " [--static]")
     static final class Embed implements Callable<Integer> {
         @Unmatched
@@ -57,7 +57,7 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     @Command(name = "scale", description = "The embedded store vs Lucene 9.12 BM25, HNSW (float, int8) and an exact"
-            + " scan on a synthetic corpus of N documents. Options: [--docs N] [--dataset DIR] [--queries N] [--dim N]"
+            + " scan on a synthetic corpus of N documents. Options: --dataset DIR [--docs N] [--queries N] [--dim N]"
             + " [--limit K] [--leg-limit K] [--warmup N] [--passes N] [--no-dense] [--no-hnsw] [--json FILE]")
     static final class Scale implements Callable<Integer> {
         @Unmatched

@@ -1,13 +1,9 @@
 package dev.neuraltext.cli.bench;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Option parsing shared by the benchmarks: the default dataset and checked numbers. Stateless. */
+/** Option parsing shared by the benchmarks: the required dataset and checked numbers. Stateless. */
 final class BenchOptions {
-
-    /** The default BEIR dataset, relative to the repository root. */
-    static final String DEFAULT_DATASET = "../shared/bench/datasets/commons-lang";
 
     private BenchOptions() {
     }
@@ -38,15 +34,16 @@ final class BenchOptions {
         }
     }
 
-    /** The default dataset, looked up from the working directory and its parents (repo root or a module). */
-    static Path defaultDataset() {
-        Path dir = Path.of("").toAbsolutePath();
-        for (Path p = dir; p != null; p = p.getParent()) {
-            Path candidate = p.resolve(DEFAULT_DATASET).normalize();
-            if (Files.isRegularFile(candidate.resolve("corpus.jsonl"))) {
-                return candidate;
-            }
+    /**
+     * {@code dataset}, which {@code option} must have given: a benchmark has no default data set.
+     *
+     * @throws IllegalArgumentException naming the option when it was not given
+     */
+    static Path required(Path dataset, String option) {
+        if (dataset == null) {
+            throw new IllegalArgumentException(option + " is required: a BEIR dataset folder (corpus.jsonl, "
+                    + "queries.jsonl, qrels/test.tsv)");
         }
-        return dir.resolve(DEFAULT_DATASET).normalize();
+        return dataset;
     }
 }

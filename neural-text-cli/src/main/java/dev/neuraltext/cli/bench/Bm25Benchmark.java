@@ -90,13 +90,11 @@ public final class Bm25Benchmark {
                     }
                 }
             }
+            dataset = BenchOptions.required(dataset, "--dataset");
         } catch (ArrayIndexOutOfBoundsException | IllegalArgumentException e) {
             System.err.println("bad arguments: " + e.getMessage());
             usage(System.err);
             return 2;
-        }
-        if (dataset == null) {
-            dataset = BenchOptions.defaultDataset();
         }
         if (!Files.isRegularFile(dataset.resolve("corpus.jsonl"))) {
             System.err.println("no corpus.jsonl under " + dataset.toAbsolutePath());
@@ -253,9 +251,8 @@ public final class Bm25Benchmark {
 
 
     private static void usage(PrintStream out) {
-        out.println("usage: Bm25Benchmark [--dataset DIR | DIR] [--builds N] [--warmup N] [--passes N] [--limit K]");
-        out.println("  DIR       BEIR dataset folder (default " + BenchOptions.DEFAULT_DATASET + ", looked up from the working"
-                + " directory upwards)");
+        out.println("usage: Bm25Benchmark (--dataset DIR | DIR) [--builds N] [--warmup N] [--passes N] [--limit K]");
+        out.println("  DIR       BEIR dataset folder (required)");
         out.println("  --builds  index builds timed per engine, median reported (default 3)");
         out.println("  --warmup  untimed passes over all queries (default 2)");
         out.println("  --passes  timed passes over all queries (default 5)");

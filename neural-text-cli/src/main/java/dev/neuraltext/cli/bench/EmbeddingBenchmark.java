@@ -44,7 +44,6 @@ import java.util.Locale;
  */
 public final class EmbeddingBenchmark {
 
-    private static final String DEFAULT_CORPUS = "../shared/bench/datasets/commons-lang/corpus.jsonl";
     /** LangChain4j's tokenizer file truncates at 128 tokens, [CLS] and [SEP] included. */
     private static final int LANGCHAIN4J_CONTENT_TOKENS = 126;
 
@@ -61,7 +60,7 @@ public final class EmbeddingBenchmark {
     /** Runs the benchmark; returns the process exit code (0 ok, 2 usage error, 1 failure). */
     public static int run(String... args) {
         PrintStream out = System.out;
-        Path corpus = Path.of(DEFAULT_CORPUS);
+        Path corpus = null;
         EmbeddingPreset preset = EmbeddingPreset.ALL_MINILM_L6_V2;
         EmbeddingPreset theirsPreset = null;
         int limit = Integer.MAX_VALUE;
@@ -106,6 +105,9 @@ public final class EmbeddingBenchmark {
             }
             if (!only.equals("both") && !only.equals("ours") && !only.equals("langchain4j")) {
                 throw new IllegalArgumentException("--only must be both, ours or langchain4j, got " + only);
+            }
+            if (corpus == null) {
+                throw new IllegalArgumentException("--corpus is required: a BEIR corpus.jsonl");
             }
             if (theirsPreset == null) {
                 theirsPreset = preset;
@@ -271,7 +273,7 @@ public final class EmbeddingBenchmark {
     }
 
     private static void usage(PrintStream s) {
-        s.println("usage: EmbeddingBenchmark [--corpus corpus.jsonl] [--limit N] [--call-size 512] [--warmup 64]");
+        s.println("usage: EmbeddingBenchmark --corpus corpus.jsonl [--limit N] [--call-size 512] [--warmup 64]");
         s.println("         [--preset " + String.join("|", EmbeddingPreset.ids()) + "] (ours; default "
                 + EmbeddingPreset.ALL_MINILM_L6_V2.id() + ")");
         s.println("         [--theirs <preset>] (LangChain4j's class for that model file; default: the same as --preset)");
@@ -279,7 +281,6 @@ public final class EmbeddingBenchmark {
                 + " static model)]");
         s.println("         OnnxEmbedder settings (default: the preset's): [--max-length 256] [--batch-size N]"
                 + " [--parallelism N] [--threads N (intra-op)] [--spin]");
-        s.println("default corpus: " + DEFAULT_CORPUS);
     }
 
     static List<String> readCorpus(Path corpus, int limit) throws IOException {

@@ -66,9 +66,7 @@ record ScaleOptions(Path dataset, int docs, int queries, int dimension, int limi
         if (legLimit < limit) {
             throw new IllegalArgumentException("--leg-limit must be >= --limit (" + limit + "), got " + legLimit);
         }
-        if (dataset == null) {
-            dataset = BenchOptions.defaultDataset();
-        }
+        dataset = BenchOptions.required(dataset, "--dataset");
         return new ScaleOptions(dataset, docs, queries, dimension, limit, legLimit, warmup, passes, dense, dense && hnsw,
                 json, seed, vectors, denseSearch, new HnswParams(m, beamWidth, efSearch, buildThreads, efScale), efSweep);
     }
@@ -104,11 +102,11 @@ record ScaleOptions(Path dataset, int docs, int queries, int dimension, int limi
     }
 
     static void usage(PrintStream out) {
-        out.println("usage: bench scale [--docs N] [--dataset DIR] [--queries N] [--dim N] [--limit K] [--leg-limit K]"
+        out.println("usage: bench scale --dataset DIR [--docs N] [--queries N] [--dim N] [--limit K] [--leg-limit K]"
                 + " [--warmup N] [--passes N] [--no-dense] [--no-hnsw] [--vectors clustered|random] [--json FILE]"
                 + " [--seed N] [--ef-sweep EF,...]");
         out.println("  --docs       synthetic corpus size (default 100000; 1000000 needs about -Xmx16g)");
-        out.println("  --dataset    BEIR base corpus (default " + BenchOptions.DEFAULT_DATASET + ", looked up upwards)");
+        out.println("  --dataset    BEIR base corpus (required)");
         out.println("  --queries    queries per pass (default 1000)");
         out.println("  --dim        dense dimension of the unit vectors (default 384)");
         out.println("  --vectors    clustered (default): copy k of a document at cosine " + SyntheticCorpus.COPY_COSINE
