@@ -40,16 +40,20 @@ final class IndexSession implements AutoCloseable {
     static final String DEFAULT_INDEX_DIR = ".neural-text";
     /** The per-file manifest: an attachment of the store's generation, committed and checksummed with it. */
     static final String MANIFEST_FILE = "files.tsv";
+    /** The points of an {@link #index} run where {@link #pause} is called. */
+    enum Step {
+        /** The run holds the index's write lock and has not read the index yet. */
+        LOCKED,
+        /** The run has saved its BM25 leg (searchable now) and is about to embed the dense vectors. */
+        BEFORE_EMBEDDING
+    }
+
     /**
-     * Test hook of the two-process test: when set to a path, a writer that holds the lock creates that file and waits
-     * (at most 60 s) until it is deleted, so that a second writer is sure to meet the lock.
+     * Called at each {@link Step} of an {@link #index} run on the running thread: nothing in the product. A seam for
+     * the tests of this package (they hold a run at a step, in the same JVM, to make two writers meet or to search a
+     * half-built index); package-private, so no other code can set it.
      */
-    static final String HOLD_LOCK_PROPERTY = "neuraltext.test.holdWriteLock";
-    /**
-     * Test hook of the keywords-first test: when set to a path, a run that has saved its BM25 leg and is about to embed
-     * creates that file and waits (at most 60 s) until it is deleted, so that the test can search and then kill it.
-     */
-    static final String HOLD_BEFORE_EMBEDDING_PROPERTY = "neuraltext.test.holdBeforeEmbedding";
+    static volatile java.util.function.Consumer<Step> pause = step -> { };
 
     final Path indexDir;
     final CaseStore store;
@@ -183,7 +187,7 @@ final class IndexSession implements AutoCloseable {
         // one writer per index folder, held from reading the index to saving it; taken first, so that an unwritable
         // or busy index folder fails before the indexing pass, not after it
         try (IndexWriteLock lock = lock(indexDir)) {
-            awaitTestGate(HOLD_LOCK_PROPERTY);
+            pause.accept(Step.LOCKED);
             // the model loads on its own thread while the BM25 pass runs: keyword search does not wait for it
             CompletableFuture<Embedder> model = options.dense() ? loadInBackground(err, options.model())
                     : CompletableFuture.completedFuture(null);
@@ -210,26 +214,6 @@ final class IndexSession implements AutoCloseable {
         } catch (UncheckedIOException e) {
             throw new CliException(CliException.USAGE, "cannot write the index folder " + indexDir + " ("
                     + IoMessages.reason(e.getCause()) + "): pass --index with a folder you can write to");
-        }
-    }
-
-    private static void awaitTestGate(String property) {
-        String gate = System.getProperty(property);
-        if (gate == null) {
-            return;
-        }
-        Path file = Path.of(gate);
-        try {
-            Files.createFile(file);
-            long deadline = System.nanoTime() + 60_000_000_000L;
-            while (Files.exists(file) && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CliException(CliException.FAILURE, "interrupted");
         }
     }
 
@@ -342,7 +326,7 @@ final class IndexSession implements AutoCloseable {
             InMemoryCaseStore built = store;
             err.printf(Locale.ROOT, "keyword search is ready (%.1f s): `neural-text search` works now, the dense leg"
                     + " joins as it is embedded%n", keywordsReady / 1e9);
-            awaitTestGate(HOLD_BEFORE_EMBEDDING_PROPERTY);
+            pause.accept(Step.BEFORE_EMBEDDING);
             backfilled = backfill(built, embedder, session.retriever.denseText(),
                     () -> built.save(lock, saveAs, Map.of(MANIFEST_FILE, manifestBytes)),
                     err);

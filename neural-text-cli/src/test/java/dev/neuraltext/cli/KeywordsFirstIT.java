@@ -11,7 +11,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code index} with the dense model saves a searchable BM25 index before it embeds: a search in another process
- * answers while the run is held just before embedding (test hook {@link IndexSession#HOLD_BEFORE_EMBEDDING_PROPERTY})
+ * answers while the run is held just before embedding ({@link HeldIndexRun} at
+ * {@link IndexSession.Step#BEFORE_EMBEDDING})
  * and says the dense leg covers none of the index; the run is then killed, and the next run embeds every chunk
  * without re-reading a file. Real model (the CLI's default preset), so a Failsafe test.
  */
@@ -27,8 +28,8 @@ class KeywordsFirstIT {
         Path gate = tmp.resolve("gate");
         Path log = tmp.resolve("index.log");
         List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-D" + IndexSession.HOLD_BEFORE_EMBEDDING_PROPERTY + "=" + gate, "-cp",
-                System.getProperty("java.class.path"), NeuralTextCli.class.getName(), "index", root.toString(),
+                "-cp", System.getProperty("java.class.path"), HeldIndexRun.class.getName(),
+                IndexSession.Step.BEFORE_EMBEDDING.name(), gate.toString(), "index", root.toString(),
                 "--index", index.toString());
         Process first = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {

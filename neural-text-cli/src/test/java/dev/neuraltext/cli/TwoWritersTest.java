@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Two real {@code index} processes on one index folder, 20 rounds: exactly one writes, the other fails at once with
  * the lock message and exit 1, and a search after every round finds that round's change. The first writer is held
- * inside its lock by a test hook ({@link IndexSession#HOLD_LOCK_PROPERTY}) until the second has finished, so the two
+ * inside its lock ({@link HeldIndexRun} at {@link IndexSession.Step#LOCKED}) until the second has finished, so the two
  * always overlap.
  */
 class TwoWritersTest {
@@ -47,8 +47,8 @@ class TwoWritersTest {
             Path gate = tmp.resolve("gate-" + round);
             Path logA = tmp.resolve("a-" + round + ".log");
             Path logB = tmp.resolve("b-" + round + ".log");
-            Process a = start(logA, "-D" + IndexSession.HOLD_LOCK_PROPERTY + "=" + gate, cli, "index", root.toString(),
-                    "--no-dense", "--index", index.toString());
+            Process a = start(logA, HeldIndexRun.class.getName(), IndexSession.Step.LOCKED.name(), gate.toString(),
+                    "index", root.toString(), "--no-dense", "--index", index.toString());
             try {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
                 while (!Files.exists(gate) && a.isAlive() && System.nanoTime() < deadline) {
