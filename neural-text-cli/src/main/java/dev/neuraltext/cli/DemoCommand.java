@@ -1,5 +1,6 @@
 package dev.neuraltext.cli;
 
+import dev.neuraltext.cli.model.DenseModel;
 import dev.neuraltext.ingest.DirectoryIngestor;
 import dev.neuraltext.ingest.ScanResult;
 import dev.neuraltext.ingest.SourceFile;

@@ -1,5 +1,6 @@
 package dev.neuraltext.cli;
 
+import dev.neuraltext.cli.model.DenseModel;
 import dev.neuraltext.ingest.DirectoryIngestor;
 import java.nio.file.Path;
 import java.util.ArrayList;

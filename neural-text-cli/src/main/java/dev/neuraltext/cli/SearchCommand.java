@@ -1,7 +1,11 @@
 package dev.neuraltext.cli;
 
+import dev.neuraltext.cli.model.DenseModel;
+import dev.neuraltext.cli.results.FileResults;
+import dev.neuraltext.cli.results.HitFormatter;
 import dev.neuraltext.filter.PayloadFilter;
 import dev.neuraltext.fusion.Leg;
+import dev.neuraltext.retrieve.FileGroups;
 import dev.neuraltext.retrieve.RepositoryRanking;
 import dev.neuraltext.search.SearchRequest;
 import dev.neuraltext.search.SearchResponse;
@@ -80,7 +84,7 @@ final class SearchCommand implements Callable<Integer> {
     public Integer call() {
         return Cli.guard("search", () -> {
             Parsed p = parse(query, limit, filter, legs);
-            boolean byFile = FileResults.parseGroupBy(groupBy);
+            boolean byFile = parseGroupBy(groupBy);
             Path dir = index != null ? index : Path.of(IndexSession.DEFAULT_INDEX_DIR);
             boolean wantDense = !noDense && (p.legs().isEmpty() || p.legs().contains(Leg.DENSE));
             IndexSession.QdrantTarget target = IndexSession.QdrantTarget.parse(qdrant, collection);
@@ -93,7 +97,7 @@ final class SearchCommand implements Callable<Integer> {
                     session.rankWith(RepositoryRanking.off());
                 }
                 if (byFile) {
-                    FileResults.run(session, p, json, label);
+                    runByFile(session, p, json, label);
                 } else {
                     run(session, p, !noExtend, json, label);
                 }
@@ -173,6 +177,33 @@ final class SearchCommand implements Callable<Integer> {
             List<String> have = runnable.stream().map(Leg::label).toList();
             throw new CliException(CliException.USAGE, "--legs: cannot run " + String.join(", ", problems) + " on "
                     + indexLabel + "; legs available: " + (have.isEmpty() ? "none" : String.join(", ", have)));
+        }
+    }
+
+    /** {@code --group-by}: true for "file", false for "chunk"; anything else is a usage error naming the value. */
+    static boolean parseGroupBy(String value) {
+        if ("file".equals(value)) {
+            return true;
+        }
+        if ("chunk".equals(value)) {
+            return false;
+        }
+        throw new CliException(CliException.USAGE, "--group-by must be chunk or file, got '" + value + "'");
+    }
+
+    /** {@code search --group-by file}: {@link FileResults}' files, as text or JSON. */
+    static void runByFile(IndexSession session, Parsed p, boolean json, String indexLabel) {
+        if (!p.legs().isEmpty()) {
+            requireRunnable(session, p.legs(), indexLabel);
+        }
+        SearchRequest request = FileResults.request(SearchRequest.builder(p.query()).limit(p.limit())
+                .filter(p.filter()).legs(p.legs()).explain(true).build());
+        SearchResponse response = session.retriever.search(request);
+        List<FileGroups.FileHit> files = FileResults.group(response, p.limit());
+        if (json) {
+            HitFormatter.printJson(System.out, FileResults.json(p.query(), indexLabel, files));
+        } else {
+            FileResults.print(System.out, p.query(), files, response);
         }
     }
 

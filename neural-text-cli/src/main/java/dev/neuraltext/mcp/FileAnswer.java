@@ -1,6 +1,6 @@
 package dev.neuraltext.mcp;
 
-import dev.neuraltext.cli.FileResults;
+import dev.neuraltext.cli.results.FileResults;
 import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.retrieve.FileGroups;
 import dev.neuraltext.search.SearchHit;

@@ -1,7 +1,7 @@
 package dev.neuraltext.mcp;
 
 import dev.neuraltext.encode.Embedder;
-import dev.neuraltext.cli.DenseModel;
+import dev.neuraltext.cli.model.DenseModel;
 import dev.neuraltext.ingest.DirectoryIngestor;
 import dev.neuraltext.onnx.DenseModels;
 import dev.neuraltext.store.InMemoryCaseStore;

@@ -6,7 +6,7 @@ import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.filter.PayloadFilter;
 import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.ingest.IndexUpdate;
-import dev.neuraltext.cli.FileResults;
+import dev.neuraltext.cli.results.FileResults;
 import dev.neuraltext.search.SearchRequest;
 import dev.neuraltext.search.SearchResponse;
 import io.modelcontextprotocol.json.McpJsonMapper;

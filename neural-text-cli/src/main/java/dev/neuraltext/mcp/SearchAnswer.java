@@ -1,7 +1,7 @@
 package dev.neuraltext.mcp;
 
 import dev.neuraltext.chunk.ChunkMetadata;
-import dev.neuraltext.cli.HitFormatter;
+import dev.neuraltext.cli.results.HitFormatter;
 import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.search.SearchHit;
 import dev.neuraltext.search.SearchResponse;

@@ -1,5 +1,6 @@
 package dev.neuraltext.cli;
 
+import dev.neuraltext.cli.model.DenseModel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

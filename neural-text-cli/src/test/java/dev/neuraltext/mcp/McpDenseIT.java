@@ -5,7 +5,7 @@ import static dev.neuraltext.mcp.McpServerIT.structured;
 import static dev.neuraltext.mcp.McpServerIT.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.neuraltext.cli.DenseModel;
+import dev.neuraltext.cli.model.DenseModel;
 import dev.neuraltext.store.InMemoryCaseStore;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;

@@ -1,7 +1,7 @@
 package dev.neuraltext.lab;
 
 import dev.neuraltext.NeuralTextException;
-import dev.neuraltext.cli.DenseModel;
+import dev.neuraltext.cli.model.DenseModel;
 import dev.neuraltext.cli.eval.ProgressBar;
 import dev.neuraltext.cli.eval.ReportWriter;
 import dev.neuraltext.cli.eval.SembleDataset;

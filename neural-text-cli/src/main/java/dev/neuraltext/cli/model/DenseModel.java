@@ -1,4 +1,4 @@
-package dev.neuraltext.cli;
+package dev.neuraltext.cli.model;
 
 import dev.neuraltext.encode.Embedder;
 import dev.neuraltext.onnx.DenseModels;
@@ -26,7 +26,7 @@ public final class DenseModel {
     /**
      * {@code preset} checked (null stays null: the default, or the index's own model when searching).
      *
-     * @throws CliException (usage) naming the value and the known presets
+     * @throws IllegalArgumentException naming the option, the value and the known presets (bad input: exit 2)
      */
     public static String checkPreset(String preset) {
         if (preset == null) {
@@ -35,7 +35,7 @@ public final class DenseModel {
         try {
             return DenseModels.checkId(preset);
         } catch (IllegalArgumentException e) {
-            throw new CliException(CliException.USAGE, "--model: " + e.getMessage());
+            throw new IllegalArgumentException("--model: " + e.getMessage(), e);
         }
     }
 
@@ -48,7 +48,7 @@ public final class DenseModel {
      * The embedder of {@code preset} (null: {@link #DEFAULT_MODEL}), or null (with a note on {@code err}) when the
      * ONNX module, its native library or the model resources are missing: the CLI then carries on with BM25 alone.
      */
-    static Embedder loadOrNull(PrintStream err, String preset) {
+    public static Embedder loadOrNull(PrintStream err, String preset) {
         try {
             return DenseModels.load(preset == null ? DEFAULT_MODEL : preset);
         } catch (NoClassDefFoundError e) {
@@ -59,7 +59,8 @@ public final class DenseModel {
         return null;
     }
 
-    static void close(Embedder embedder) {
+    /** Closes {@code embedder} when it is closeable; a failure is said on stderr, the run's result stands. */
+    public static void close(Embedder embedder) {
         if (embedder instanceof AutoCloseable c) {
             try {
                 c.close();
@@ -70,7 +71,7 @@ public final class DenseModel {
         }
     }
 
-    static String firstLine(Throwable t) {
+    private static String firstLine(Throwable t) {
         String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
         int nl = m.indexOf('\n');
         return nl < 0 ? m : m.substring(0, nl);

@@ -1,4 +1,4 @@
-package dev.neuraltext.cli;
+package dev.neuraltext.cli.results;
 
 import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.internal.ControlChars;
@@ -14,9 +14,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code neural-text search --group-by file}: the default search, deep enough for several files, grouped by
- * {@link FileGroups} into files ranked by their evidence, each with its best spans. Shared by the MCP server's
- * {@code search} tool ({@code groupBy: "file"}), so that both rank files the same way. Stateless.
+ * Results grouped by file ({@code neural-text search --group-by file}): the default search, deep enough for several
+ * files, grouped by {@link FileGroups} into files ranked by their evidence, each with its best spans. Shared by the
+ * MCP server's {@code search} tool ({@code groupBy: "file"}), so that both rank files the same way. Stateless.
  */
 public final class FileResults {
 
@@ -26,17 +26,6 @@ public final class FileResults {
     static final int MIN_CHUNKS = 50;
 
     private FileResults() {
-    }
-
-    /** {@code --group-by}: true for "file", false for "chunk"; anything else is a usage error naming the value. */
-    static boolean parseGroupBy(String value) {
-        if ("file".equals(value)) {
-            return true;
-        }
-        if ("chunk".equals(value)) {
-            return false;
-        }
-        throw new CliException(CliException.USAGE, "--group-by must be chunk or file, got '" + value + "'");
     }
 
     /** The request whose hits {@link #group} turns into {@code limit} files. */
@@ -50,22 +39,8 @@ public final class FileResults {
         return FileGroups.group(response.hits(), limit, FileGroups.DEFAULT_SPANS_PER_FILE);
     }
 
-    static void run(IndexSession session, SearchCommand.Parsed p, boolean json, String indexLabel) {
-        if (!p.legs().isEmpty()) {
-            SearchCommand.requireRunnable(session, p.legs(), indexLabel);
-        }
-        SearchRequest request = request(SearchRequest.builder(p.query()).limit(p.limit()).filter(p.filter())
-                .legs(p.legs()).explain(true).build());
-        SearchResponse response = session.retriever.search(request);
-        List<FileGroups.FileHit> files = group(response, p.limit());
-        if (json) {
-            HitFormatter.printJson(System.out, json(p.query(), indexLabel, files));
-        } else {
-            print(System.out, p.query(), files, response);
-        }
-    }
-
-    static void print(PrintStream out, String query, List<FileGroups.FileHit> files, SearchResponse response) {
+    /** Prints {@code files} for people: each file's evidence and best spans, then the summary line. */
+    public static void print(PrintStream out, String query, List<FileGroups.FileHit> files, SearchResponse response) {
         int rank = 0;
         for (FileGroups.FileHit f : files) {
             rank++;
@@ -115,7 +90,8 @@ public final class FileResults {
         return out;
     }
 
-    private static Map<String, Object> json(String query, String index, List<FileGroups.FileHit> files) {
+    /** The JSON document of {@code search --group-by file --json}; field order and names are part of its contract. */
+    public static Map<String, Object> json(String query, String index, List<FileGroups.FileHit> files) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("query", query);
         root.put("index", index);

@@ -1,4 +1,4 @@
-package dev.neuraltext.cli;
+package dev.neuraltext.cli.results;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.SerializableString;
@@ -32,7 +32,8 @@ public final class HitFormatter {
     private HitFormatter() {
     }
 
-    static void printText(PrintStream out, String query, SearchResponse response, List<String> notes) {
+    /** Prints {@code response}'s hits for people: rank, place, legs, signals, snippet; then the summary and notes. */
+    public static void printText(PrintStream out, String query, SearchResponse response, List<String> notes) {
         List<SearchHit> hits = response.hits();
         int rank = 0;
         for (SearchHit hit : hits) {
@@ -73,7 +74,7 @@ public final class HitFormatter {
     }
 
     /** The ranking stage's signals as {@code name value} pairs ({@code kind.symbol} as just the kind). */
-    static String signals(Map<String, Double> signals) {
+    public static String signals(Map<String, Double> signals) {
         StringBuilder b = new StringBuilder();
         signals.forEach((k, v) -> {
             if (b.length() > 0) {
@@ -84,7 +85,7 @@ public final class HitFormatter {
         return b.toString();
     }
 
-    static String legsLabel(SearchResponse response) {
+    public static String legsLabel(SearchResponse response) {
         List<String> l = new ArrayList<>();
         for (Leg leg : Leg.values()) {
             if (response.legsRun().contains(leg)) {
@@ -144,7 +145,7 @@ public final class HitFormatter {
     }
 
     /** The JSON document of a response; field order and names are part of the CLI's contract. */
-    static Map<String, Object> json(String query, String index, SearchResponse response, List<String> notes) {
+    public static Map<String, Object> json(String query, String index, SearchResponse response, List<String> notes) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("query", query);
         root.put("index", index);
@@ -199,7 +200,8 @@ public final class HitFormatter {
         return root;
     }
 
-    static void printJson(PrintStream out, Map<String, Object> doc) {
+    /** Prints {@code doc} as indented JSON, every control character escaped. */
+    public static void printJson(PrintStream out, Map<String, Object> doc) {
         try {
             ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
             mapper.getFactory().setCharacterEscapes(ControlCharEscapes.INSTANCE);
