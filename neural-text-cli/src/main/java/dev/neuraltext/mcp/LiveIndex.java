@@ -85,28 +85,6 @@ final class LiveIndex implements AutoCloseable {
             HybridCaseRetriever unranked, HybridCaseRetriever lexical) {
     }
 
-    /**
-     * What one update changed: the files added, modified and deleted (relative paths, sorted) and the update itself.
-     */
-    record Change(IndexUpdate update, List<String> added, List<String> modified, List<String> deleted) {
-        Change {
-            Objects.requireNonNull(update, "update");
-            added = List.copyOf(added);
-            modified = List.copyOf(modified);
-            deleted = List.copyOf(deleted);
-        }
-
-        static Change between(IndexManifest before, IndexUpdate update) {
-            java.util.Map<String, IndexManifest.FileEntry> old = before.files();
-            java.util.Map<String, IndexManifest.FileEntry> now = update.manifest().files();
-            List<String> added = now.keySet().stream().filter(p -> !old.containsKey(p)).sorted().toList();
-            List<String> modified = now.entrySet().stream().filter(e -> old.containsKey(e.getKey())
-                    && !old.get(e.getKey()).equals(e.getValue())).map(java.util.Map.Entry::getKey).sorted().toList();
-            List<String> deleted = old.keySet().stream().filter(p -> !now.containsKey(p)).sorted().toList();
-            return new Change(update, added, modified, deleted);
-        }
-    }
-
     /** A point-in-time description of the index, for {@code status}. */
     record Status(Path root, Path indexDir, boolean writer, Phase phase, boolean updating, int filesDone,
             int filesToIndex, int files,
@@ -351,7 +329,7 @@ final class LiveIndex implements AutoCloseable {
         return scan.racy() ? ~scan.stamp() : scan.stamp();
     }
 
-    private Freshness freshness(Optional<Change> change, boolean checkedNow) {
+    private Freshness freshness(Optional<IndexChange> change, boolean checkedNow) {
         int changed = change.map(c -> c.added().size() + c.modified().size() + c.deleted().size()).orElse(0);
         boolean running = updating;
         return new Freshness(changed, checkedNow, running, running ? filesDone : 0, running ? filesToIndex : 0,
@@ -359,7 +337,7 @@ final class LiveIndex implements AutoCloseable {
     }
 
     /** {@code reindex}: an incremental update now, whatever the debounce says. */
-    Change reindex(Consumer<IndexUpdate.Progress> progress) {
+    IndexChange reindex(Consumer<IndexUpdate.Progress> progress) {
         updateLock.lock();
         try {
             lastCheck = System.nanoTime();
@@ -393,7 +371,7 @@ final class LiveIndex implements AutoCloseable {
         }
     }
 
-    private Change update(Consumer<IndexUpdate.Progress> progress, long stamp, boolean first) {
+    private IndexChange update(Consumer<IndexUpdate.Progress> progress, long stamp, boolean first) {
         updateLock.lock();
         updating = true;
         filesDone = 0;
@@ -450,7 +428,7 @@ final class LiveIndex implements AutoCloseable {
             if (u.changed()) {
                 scheduleBackfill();
             }
-            return Change.between(v.manifest(), u);
+            return IndexChange.between(v.manifest(), u);
         } finally {
             updating = false;
             updateLock.unlock();

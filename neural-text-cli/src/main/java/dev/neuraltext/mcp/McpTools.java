@@ -329,7 +329,7 @@ final class McpTools {
     private CallToolResult reindex(McpSyncServerExchange exchange, CallToolRequest request) {
         Object token = request.meta() == null ? null : request.meta().get("progressToken");
         long[] last = {0};
-        LiveIndex.Change c = index.reindex(token == null ? null : (IndexUpdate.Progress p) -> {
+        IndexChange c = index.reindex(token == null ? null : (IndexUpdate.Progress p) -> {
             long now = System.nanoTime();
             if (now - last[0] > 250_000_000L || p.filesDone() == p.filesToIndex()) {
                 last[0] = now;
