@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class GlobAndGitIgnoreTest {
+class GitIgnoreTest {
 
     @Test
     void gitignoreSubset() {
