@@ -75,10 +75,7 @@ public final class CodeDomainTokenizer {
         void accept(String term, TermKind kind);
     }
 
-    private static final Set<String> ENGLISH_STOP_WORDS = Set.of(
-            "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it", "no",
-            "not", "of", "on", "or", "such", "that", "the", "their", "then", "there", "these", "they", "this", "to",
-            "was", "will", "with");
+    private static final Set<String> ENGLISH_STOP_WORDS = StopWords.INDEX;
 
     private static final Set<String> JAVA_KEYWORDS = Set.of(
             "abstract", "assert", "boolean", "break", "byte", "case", "catch", "char", "class", "const", "continue",
@@ -134,9 +131,21 @@ public final class CodeDomainTokenizer {
         return new Builder();
     }
 
-    /** Lucene's English stop word list (33 words: a, an, and, ..., with). */
+    /**
+     * Lucene's English stop word list (33 words: a, an, and, ..., with): the words of
+     * {@link #englishFunctionWords()} marked {@code index} in the {@code english-stop-words.txt} resource.
+     */
     public static Set<String> englishStopWords() {
         return ENGLISH_STOP_WORDS;
+    }
+
+    /**
+     * English function words (107: {@link #englishStopWords()} and {@code how}, {@code what}, {@code does},
+     * {@code which}, {@code should}, ...), the {@code english-stop-words.txt} resource beside this class: words that
+     * mark a query as prose. The tokenizer drops only {@link #englishStopWords()}.
+     */
+    public static Set<String> englishFunctionWords() {
+        return StopWords.ALL;
     }
 
     /** Java keywords and literals ({@code public}, {@code final}, {@code return}, {@code null}, ...). */
