@@ -13,9 +13,10 @@ import java.util.Objects;
  * @param chunking     which chunker reads its files
  * @param prose        whether it is documentation (plain-text chunks of it are {@code type: doc})
  * @param tests        file-name globs ({@link PathGlob}) of its test sources
+ * @param headers      those of its extensions that are declaration headers ({@code h} for C)
  */
 public record Language(String id, List<String> extensions, List<String> names, List<String> interpreters,
-        Chunking chunking, boolean prose, List<String> tests) {
+        Chunking chunking, boolean prose, List<String> tests, List<String> headers) {
 
     /** Which chunker reads a language's files. */
     public enum Chunking {
@@ -37,5 +38,10 @@ public record Language(String id, List<String> extensions, List<String> names, L
         interpreters = List.copyOf(interpreters);
         Objects.requireNonNull(chunking, "chunking");
         tests = List.copyOf(tests);
+        headers = List.copyOf(headers);
+        if (!extensions.containsAll(headers)) {
+            throw new IllegalArgumentException(id + ": headers " + headers + " must be among its extensions "
+                    + extensions);
+        }
     }
 }

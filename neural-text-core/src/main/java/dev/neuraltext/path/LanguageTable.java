@@ -28,7 +28,7 @@ public final class LanguageTable {
 
     private static final String RESOURCE = "languages.yaml";
     private static final Set<String> LANGUAGE_KEYS = Set.of("extensions", "names", "interpreters", "chunker", "prose",
-            "tests");
+            "tests", "headers");
 
     private final Map<String, Language> languages;
     private final Map<String, String> byExtension;
@@ -38,6 +38,8 @@ public final class LanguageTable {
     private final String anyInterpreter;
     private final List<PathGlob> testSources;
     private final Map<String, PathKindRules> kinds;
+    private final Set<String> headers;
+    private final Set<String> sourcesWithHeaders;
 
     private LanguageTable(Map<String, Language> languages, List<String> testFolders,
             Map<String, PathKindRules> kinds) {
@@ -75,6 +77,16 @@ public final class LanguageTable {
         this.anyInterpreter = any;
         this.testSources = List.copyOf(tests);
         this.kinds = kinds;
+        Set<String> h = new LinkedHashSet<>();
+        Set<String> sources = new LinkedHashSet<>();
+        for (Language l : languages.values()) {
+            h.addAll(l.headers());
+            if (!l.headers().isEmpty()) {
+                l.extensions().stream().filter(e -> !l.headers().contains(e)).forEach(sources::add);
+            }
+        }
+        this.headers = Set.copyOf(h);
+        this.sourcesWithHeaders = Set.copyOf(sources);
     }
 
     private static final class Standard {
@@ -94,6 +106,19 @@ public final class LanguageTable {
     /** The language {@code id}, or empty when the table has none. */
     public Optional<Language> language(String id) {
         return Optional.ofNullable(languages.get(id));
+    }
+
+    /**
+     * Whether {@code extension} (lower case, no dot) is a declaration header ({@code h}, {@code hpp}) whose
+     * implementation lies in a file of the same stem with a {@linkplain #isSourceWithHeaders source extension}.
+     */
+    public boolean isHeader(String extension) {
+        return headers.contains(extension);
+    }
+
+    /** Whether {@code extension} is a source extension of a language with headers ({@code c}, {@code cpp}). */
+    public boolean isSourceWithHeaders(String extension) {
+        return sourcesWithHeaders.contains(extension);
     }
 
     /** The ids of the languages chunked by syntax tree ({@link Language.Chunking#SYNTAX}). */
@@ -224,9 +249,13 @@ public final class LanguageTable {
                 throw new IllegalStateException(RESOURCE + ": " + id + ".chunker must be java, markdown, syntax or "
                         + "text, got '" + chunker + "'", ex);
             }
-            languages.put(id, new Language(id, strings(m.get("extensions"), id), strings(m.get("names"), id),
-                    strings(m.get("interpreters"), id), chunking, Boolean.TRUE.equals(m.get("prose")),
-                    strings(m.get("tests"), id)));
+            try {
+                languages.put(id, new Language(id, strings(m.get("extensions"), id), strings(m.get("names"), id),
+                        strings(m.get("interpreters"), id), chunking, Boolean.TRUE.equals(m.get("prose")),
+                        strings(m.get("tests"), id), strings(m.get("headers"), id)));
+            } catch (IllegalArgumentException ex) {
+                throw new IllegalStateException(RESOURCE + ": " + ex.getMessage(), ex);
+            }
         }
         Map<String, PathKindRules> kinds = new LinkedHashMap<>();
         for (Map.Entry<String, Object> e : map(root.get("pathKinds"), "pathKinds").entrySet()) {

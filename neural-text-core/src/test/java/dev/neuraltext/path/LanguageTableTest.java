@@ -54,6 +54,17 @@ class LanguageTableTest {
     }
 
     @Test
+    void headersAndTheSourcesTheyDeclare() {
+        assertThat(TABLE.isHeader("h")).isTrue();
+        assertThat(TABLE.isHeader("hpp")).isTrue();
+        assertThat(TABLE.isHeader("c")).isFalse();
+        assertThat(TABLE.isSourceWithHeaders("cc")).isTrue();
+        assertThat(TABLE.isSourceWithHeaders("c")).isTrue();
+        assertThat(TABLE.isSourceWithHeaders("h")).isFalse();
+        assertThat(TABLE.isSourceWithHeaders("go")).as("a language without headers").isFalse();
+    }
+
+    @Test
     void aTestSourceOfEachLanguageAndItsNonTestSibling() {
         Map<String, String> testAndSource = Map.ofEntries(Map.entry("FooTest.java", "Foo.java"),
                 Map.entry("FooIT.java", "Fit.java"), Map.entry("CartSpec.kt", "Cart.kt"),
