@@ -178,10 +178,15 @@ public final class CodeDomainTokenizer {
     public void tokenize(String text, TermSink sink) {
         Objects.requireNonNull(text, "text");
         Objects.requireNonNull(sink, "sink");
-        int n = text.length();
-        int i = 0;
         PartBuffer parts = new PartBuffer();
         StringBuilder compound = new StringBuilder();
+        forEachWord(text, (start, end) -> emitWord(text, start, end, parts, compound, sink));
+    }
+
+    /** Calls {@code visitor} with the bounds of each word of {@code text} (kebab-case names are one word), in order. */
+    private static void forEachWord(String text, WordVisitor visitor) {
+        int n = text.length();
+        int i = 0;
         while (i < n) {
             int cp = text.codePointAt(i);
             if (!IdentifierSplitter.isWordChar(cp)) {
@@ -189,9 +194,13 @@ public final class CodeDomainTokenizer {
                 continue;
             }
             int end = IdentifierSplitter.kebabWordEnd(text, i);
-            emitWord(text, i, end, parts, compound, sink);
+            visitor.word(i, end);
             i = end;
         }
+    }
+
+    private interface WordVisitor {
+        void word(int start, int end);
     }
 
     @Override
@@ -211,16 +220,8 @@ public final class CodeDomainTokenizer {
         Objects.requireNonNull(text, "text");
         List<String> out = new ArrayList<>();
         PartBuffer parts = new PartBuffer();
-        int n = text.length();
-        int i = 0;
-        while (i < n) {
-            int cp = text.codePointAt(i);
-            if (!IdentifierSplitter.isWordChar(cp)) {
-                i += Character.charCount(cp);
-                continue;
-            }
-            int end = IdentifierSplitter.kebabWordEnd(text, i);
-            split(text, i, end, parts);
+        forEachWord(text, (start, end) -> {
+            split(text, start, end, parts);
             for (int k = 0; k < parts.size; k++) {
                 String part = lower(text, parts.starts[k], parts.ends[k]);
                 boolean join = k > 0 && parts.digits[k] && !parts.digits[k - 1]
@@ -231,8 +232,7 @@ public final class CodeDomainTokenizer {
                     out.add(part);
                 }
             }
-            i = end;
-        }
+        });
         return out;
     }
 
