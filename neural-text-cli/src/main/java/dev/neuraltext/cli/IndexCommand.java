@@ -29,11 +29,14 @@ final class IndexCommand implements Callable<Integer> {
 
     @Option(names = "--include", paramLabel = "GLOB",
             description = "Only files matching one of these globs, comma-separated outside braces (e.g. "
-                    + "'*.{java,md},docs/**'); repeatable.")
+                    + "'*.{java,md},docs'); repeatable. Globs read as in .gitignore: without a '/' a name at any "
+                    + "depth ('*.md'), with one a path from FOLDER ('src/main', '/build'); a trailing '/' takes "
+                    + "folders only; a folder takes all below it; '*' stays within a name, '**' spans folders.")
     List<String> includes = new ArrayList<>();
 
     @Option(names = "--exclude", paramLabel = "GLOB",
-            description = "Skip files and folders matching these globs (e.g. 'generated/**'); repeatable.")
+            description = "Skip files and folders matching these globs, read as --include reads them (e.g. "
+                    + "'generated/' for every folder so named, '/build' for the top one only); repeatable.")
     List<String> excludes = new ArrayList<>();
 
     @Option(names = "--with-tests", description = "Index test sources too (src/test/**, *Test.java, ...).")

@@ -6,6 +6,7 @@ import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.filter.PayloadFilter;
 import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.ingest.IndexUpdate;
+import dev.neuraltext.path.PathGlob;
 import dev.neuraltext.cli.results.FileResults;
 import dev.neuraltext.search.SearchRequest;
 import dev.neuraltext.search.SearchResponse;
@@ -17,11 +18,9 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.nio.file.PathMatcher;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -170,7 +169,7 @@ final class McpTools {
             List<String> matching = index.paths().stream().filter(pathMatcher(path)).toList();
             if (matching.isEmpty()) {
                 throw new IllegalArgumentException("no indexed file matches `path` '" + path + "': give a folder "
-                        + "prefix such as src/main or a glob such as **/*.java");
+                        + "such as src/main or a glob such as *.java or docs/*.md");
             }
             filters.add(PayloadFilter.matchAny(ChunkMetadata.PATH, matching.toArray(String[]::new)));
         }
@@ -212,23 +211,18 @@ final class McpTools {
         };
     }
 
-    /** A glob ({@code **}/{@code *.java}, {@code src/*}) when the text has glob characters, else a path prefix. */
+    /**
+     * The files a {@code path} argument takes: a {@link PathGlob}, as {@code --include} reads it ({@code src/main}
+     * is that folder, {@code *.md} a Markdown file at any depth, {@code **}{@code /*Test.java}, {@code docs/*.md}).
+     */
     static java.util.function.Predicate<String> pathMatcher(String pattern) {
-        String p = pattern.strip().replace('\\', '/');
-        while (p.startsWith("./")) {
-            p = p.substring(2);
+        PathGlob glob;
+        try {
+            glob = PathGlob.of(pattern);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("`path` '" + pattern + "' is not a valid glob: " + e.getMessage());
         }
-        if (p.chars().anyMatch(c -> "*?[{".indexOf(c) >= 0)) {
-            PathMatcher m;
-            try {
-                m = FileSystems.getDefault().getPathMatcher("glob:" + p);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("`path` '" + pattern + "' is not a valid glob: " + e.getMessage());
-            }
-            return s -> m.matches(Path.of(s));
-        }
-        String prefix = p;
-        return s -> s.startsWith(prefix);
+        return glob::matches;
     }
 
     // ------------------------------------------------------------------ get
@@ -470,7 +464,7 @@ final class McpTools {
                 "filter": {"type": "string",
                   "description": "Metadata filter, e.g. type == 'code' and symbolType == 'method' and not path ~ 'test'. Keys: path, language, package, className, symbol, symbolType, startLine, endLine, type, tags."},
                 "path": {"type": "string",
-                  "description": "Only files under this folder prefix (src/main) or matching this glob (**/*.md)."},
+                  "description": "Only these files: a folder (src/main) or a glob as in .gitignore (*.md at any depth, docs/*.md, **/*Test.java)."},
                 "kind": {"type": "string", "enum": ["code", "doc", "type", "method"],
                   "description": "code or doc chunks, or only type or method (and constructor) chunks."},
                 "legs": {"type": "array", "items": {"type": "string", "enum": ["bm25", "dense", "sparse"]},

@@ -52,9 +52,12 @@ class McpToolsTest {
     }
 
     @Test
-    void pathArgumentsArePrefixesOrGlobs() {
+    void pathArgumentsAreGlobsReadAsIncludeReadsThem() {
         Predicate<String> prefix = McpTools.pathMatcher("./src/main");
-        assertThat(prefix).accepts("src/main/A.java").rejects("test/src/main/A.java", "docs/a.md");
+        assertThat(prefix).accepts("src/main/A.java").rejects("test/src/main/A.java", "docs/a.md", "src/mainly/A.java");
+        // one syntax with --include: a pattern without a slash matches a name at any depth
+        assertThat(McpTools.pathMatcher("*.md")).accepts("README.md", "docs/guide.md").rejects("docs/guide.java");
+        assertThat(McpTools.pathMatcher("docs/*.md")).accepts("docs/guide.md").rejects("x/docs/guide.md");
         Predicate<String> glob = McpTools.pathMatcher("**/*.md");
         assertThat(glob).accepts("docs/guide.md", "a/b/c.md").rejects("docs/guide.java");
         assertThat(McpTools.pathMatcher("src/*/A.java")).accepts("src/main/A.java").rejects("src/main/x/A.java");

@@ -6,6 +6,9 @@ import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.chunk.Chunker;
 import dev.neuraltext.chunk.ExtractionResult;
 import dev.neuraltext.internal.ControlChars;
+import dev.neuraltext.path.Language;
+import dev.neuraltext.path.LanguageTable;
+import dev.neuraltext.path.PathGlob;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -29,14 +32,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Walks a folder and turns its files into chunks: Java with {@link JavaSourceChunker}, Markdown with
- * {@link MarkdownChunker}, the languages of {@link #SYNTAX_LANGUAGES} (Kotlin, Python, TypeScript, Go, Rust, C, ...)
- * with the {@link SyntaxChunkerProvider} on the class path ({@code neural-text-treesitter}) or, without one, as plain
- * text with one warning; other text files (text, XML, YAML, properties, build files such as {@code pom.xml} and
- * {@code *.gradle}, scripts, other languages) with {@link PlainTextChunker}. A file without an extension
- * ({@code Dockerfile}, {@code Makefile}, {@code mvnw}, a script with a shebang line) is indexed as text when its
- * content is well-formed UTF-8; its language is the shebang's interpreter ({@code shell}, {@code python}, ...) or
- * {@code text}.
+ * Walks a folder and turns its files into chunks, each file by the chunker its language has in the
+ * {@link LanguageTable}: Java with {@link JavaSourceChunker}, Markdown with {@link MarkdownChunker}, the languages of
+ * {@link #SYNTAX_LANGUAGES} (Kotlin, Python, TypeScript, Go, Rust, C, ...) with the {@link SyntaxChunkerProvider} on
+ * the class path ({@code neural-text-treesitter}) or, without one, as plain text with one warning; other text files
+ * of the table (text, XML, YAML, properties, build files such as {@code pom.xml} and {@code *.gradle}, Zig, ...) with
+ * {@link PlainTextChunker}. A file without an extension ({@code Dockerfile}, {@code Makefile}, {@code mvnw}, a script
+ * with a shebang line) is indexed as text when its content is well-formed UTF-8; its language is the table's for its
+ * name, else for the shebang's interpreter ({@code shell}, {@code python}, ..., {@code script}), else {@code text}.
  *
  * <p>What it skips, each counted by {@link SkipReason}: hidden files and directories ({@code .git}, {@code .idea},
  * the index folder {@code .neural-text}); anything a {@code .gitignore} in the tree ignores (see the supported subset
@@ -46,9 +49,10 @@ import org.slf4j.LoggerFactory;
  * (NUL bytes in the first 8 KiB); symbolic links (those escaping the root are refused and logged; those inside are
  * skipped, their targets being indexed under their own path).
  *
- * <p>Globs: a pattern without {@code /} matches a name at any depth ({@code *.md}, {@code generated}), one with
- * {@code /} the path relative to the root ({@code src/main/**}); {@code **} crosses directories, {@code {a,b}}
- * alternates.
+ * <p>Include and exclude patterns are {@link PathGlob}s, as in {@code .gitignore}: a pattern without {@code /}
+ * matches a name at any depth ({@code *.md}, {@code generated}), one with a {@code /} at its start or middle the
+ * path relative to the root ({@code src/main}, {@code /build}); a trailing {@code /} takes folders only; a pattern
+ * that matches a folder takes everything in it; {@code **} crosses folders, {@code {a,b}} alternates.
  *
  * <p>Chunk metadata gets {@code path} (relative, forward slashes) and {@code language}. Immutable and safe for
  * concurrent use; the file system is read at each call.
@@ -60,35 +64,27 @@ public final class DirectoryIngestor {
     /** Default size limit per file: 1 MiB. */
     public static final long DEFAULT_MAX_FILE_BYTES = 1L << 20;
 
-    /** Test sources, excluded by default. */
-    public static final List<String> DEFAULT_TEST_PATTERNS = List.of(
-            "**/src/test/**", "**/src/it/**", "**/src/testFixtures/**", "**/test/**", "**/tests/**",
-            "**/__tests__/**", "**/spec/**", "**/Tests/**", "*Test.java", "*Tests.java", "*IT.java", "*TestCase.java",
-            "*Test.kt", "*Tests.kt", "*Spec.kt", "*Test.scala", "*Spec.scala", "*Suite.scala", "*_test.go",
-            "test_*.py", "*_test.py", "*.test.js", "*.test.ts", "*.test.jsx", "*.test.tsx", "*.spec.js", "*.spec.ts",
-            "*.spec.jsx", "*.spec.tsx", "*_test.rs", "test_*.c", "*_test.c", "*_test.cc", "*_test.cpp",
-            "*Test.cpp", "*Tests.cs", "*Test.cs", "*_spec.rb", "*_test.rb", "*Test.php", "*Tests.swift",
-            "*Test.swift", "*_test.exs", "*Spec.hs", "*_spec.lua", "*_test.lua", "*_test.zig", "*.bats");
+    private static final LanguageTable TABLE = LanguageTable.standard();
+
+    /**
+     * Test sources, excluded by default: the {@link LanguageTable}'s test-source rules ({@code **}{@code /src/test/**},
+     * {@code **}{@code /tests/**}, ..., then each language's: {@code *Test.java}, {@code test_*.py}, {@code *_test.go},
+     * ...).
+     */
+    public static final List<String> DEFAULT_TEST_PATTERNS = TABLE.testSourceRules();
 
     /**
      * Languages chunked by a {@link SyntaxChunkerProvider} when one is on the class path (else as plain text): the
-     * file-type names {@link #languageOf(String)} gives these languages' files.
+     * {@link LanguageTable}'s languages whose chunker is {@code syntax}.
      */
-    public static final java.util.Set<String> SYNTAX_LANGUAGES = java.util.Set.of("kotlin", "scala", "python",
-            "typescript", "tsx", "javascript", "go", "rust", "c", "cpp", "csharp", "ruby", "php", "swift", "elixir",
-            "haskell", "lua", "zig", "shell");
+    public static final java.util.Set<String> SYNTAX_LANGUAGES = TABLE.syntaxLanguages();
 
-    private static final Map<String, String> LANGUAGE_BY_EXTENSION = languages();
-    private static final Map<String, String> LANGUAGE_BY_NAME = Map.of(
-            "readme", "text", "license", "text", "notice", "text", "changelog", "text", "contributing", "text",
-            "dockerfile", "dockerfile", "makefile", "makefile", "gemfile", "ruby", "rakefile", "ruby");
     private static final int BINARY_PROBE = 8192;
 
     private final Path root;
     private final Path realRoot;
-    private final List<Glob> includes;
-    private final List<Glob> excludes;
-    private final List<Glob> tests;
+    private final List<PathGlob> includes;
+    private final List<PathGlob> excludes;
     private final boolean withTests;
     private final boolean gitignore;
     private final long maxFileBytes;
@@ -103,9 +99,8 @@ public final class DirectoryIngestor {
             throw new IllegalArgumentException("root must be an existing directory, got " + b.root);
         }
         this.realRoot = root.toRealPath();
-        this.includes = b.includes.stream().map(Glob::of).toList();
-        this.excludes = b.excludes.stream().map(Glob::of).toList();
-        this.tests = DEFAULT_TEST_PATTERNS.stream().map(Glob::of).toList();
+        this.includes = b.includes.stream().map(PathGlob::of).toList();
+        this.excludes = b.excludes.stream().map(PathGlob::of).toList();
         this.withTests = b.withTests;
         this.gitignore = b.gitignore;
         this.maxFileBytes = b.maxFileBytes;
@@ -141,7 +136,7 @@ public final class DirectoryIngestor {
         }
         files.sort(java.util.Comparator.comparing(SourceFile::path));
         if (!files.isEmpty() || !skipped.isEmpty()) {
-            for (Glob g : includes) {
+            for (PathGlob g : includes) {
                 if (files.stream().noneMatch(f -> g.matches(f.path()))) {
                     LOG.warn("include pattern '{}' matches no indexable file under {}", ControlChars.escapeLine(
                             g.pattern()), root);
@@ -206,15 +201,15 @@ public final class DirectoryIngestor {
                 skipped.add(new SkippedFile(shown, SkipReason.GITIGNORED, ""));
                 continue;
             }
-            Glob ex = firstMatch(excludes, path);
+            PathGlob ex = firstMatch(excludes, path, dirEntry);
             if (ex != null) {
                 skipped.add(new SkippedFile(shown, SkipReason.EXCLUDED, ex.pattern()));
                 continue;
             }
             if (!withTests) {
-                Glob t = firstMatch(tests, path);
-                if (t != null) {
-                    skipped.add(new SkippedFile(shown, SkipReason.TEST_SOURCE, t.pattern()));
+                java.util.Optional<String> t = TABLE.testSourceRule(path, dirEntry);
+                if (t.isPresent()) {
+                    skipped.add(new SkippedFile(shown, SkipReason.TEST_SOURCE, t.get()));
                     continue;
                 }
             }
@@ -222,7 +217,7 @@ public final class DirectoryIngestor {
                 walk(p, path, scope, files, skipped);
                 continue;
             }
-            if (!includes.isEmpty() && firstMatch(includes, path) == null) {
+            if (!includes.isEmpty() && firstMatch(includes, path, false) == null) {
                 skipped.add(new SkippedFile(path, SkipReason.EXCLUDED, "matches no include pattern"));
                 continue;
             }
@@ -272,9 +267,9 @@ public final class DirectoryIngestor {
         }
     }
 
-    private static Glob firstMatch(List<Glob> globs, String path) {
-        for (Glob g : globs) {
-            if (g.matches(path)) {
+    private static PathGlob firstMatch(List<PathGlob> globs, String path, boolean folder) {
+        for (PathGlob g : globs) {
+            if (folder ? g.matchesFolder(path) : g.matches(path)) {
                 return g;
             }
         }
@@ -283,20 +278,15 @@ public final class DirectoryIngestor {
 
     /**
      * The language {@code index} gives a file of this name ({@code java}, {@code markdown}, {@code text}, or a
-     * file-type name such as {@code xml}; see {@link ChunkMetadata#LANGUAGE}), or null when no chunker handles it. The
-     * language picks the chunker: {@code java} the Java chunker, {@code markdown} the Markdown one, those of
-     * {@link #SYNTAX_LANGUAGES} the syntax-tree chunker when one is on the class path, the rest plain text.
+     * file-type name such as {@code xml}; see {@link ChunkMetadata#LANGUAGE}), or null when no chunker handles it:
+     * {@link LanguageTable#languageOf(String)}. The language picks the chunker: {@code java} the Java chunker,
+     * {@code markdown} the Markdown one, those of {@link #SYNTAX_LANGUAGES} the syntax-tree chunker when one is on the
+     * class path, the rest plain text.
      *
      * @throws NullPointerException if {@code fileName} is null
      */
     public static String languageOf(String fileName) {
-        Objects.requireNonNull(fileName, "fileName");
-        String lower = fileName.toLowerCase(Locale.ROOT);
-        int dot = lower.lastIndexOf('.');
-        if (dot > 0) {
-            return LANGUAGE_BY_EXTENSION.get(lower.substring(dot + 1));
-        }
-        return LANGUAGE_BY_NAME.get(lower);
+        return TABLE.languageOf(fileName);
     }
 
     /** A name without an extension ({@code mvnw}, {@code Jenkinsfile}): its content decides whether it is text. */
@@ -323,37 +313,9 @@ public final class DirectoryIngestor {
             if (command.equals("env") && words.length > 1) {
                 command = words[words.length > 2 && words[1].startsWith("-") ? 2 : 1];
             }
-            return interpreterLanguage(command.toLowerCase(Locale.ROOT));
+            return TABLE.interpreterLanguage(command.toLowerCase(Locale.ROOT));
         }
         return "text";
-    }
-
-    private static String interpreterLanguage(String command) {
-        if (command.matches("(ba|da|z|k|c|tc|fi)?sh")) {
-            return "shell";
-        }
-        if (command.startsWith("python")) {
-            return "python";
-        }
-        if (command.equals("node") || command.equals("deno") || command.equals("bun")) {
-            return "javascript";
-        }
-        if (command.equals("runghc") || command.equals("runhaskell") || command.equals("stack")) {
-            return "haskell";
-        }
-        if (command.equals("elixir") || command.equals("ts-node") || command.equals("scala")) {
-            return switch (command) {
-                case "elixir" -> "elixir";
-                case "ts-node" -> "typescript";
-                default -> "scala";
-            };
-        }
-        for (String lang : List.of("ruby", "perl", "php", "groovy", "kotlin", "lua", "tclsh", "awk", "make")) {
-            if (command.startsWith(lang)) {
-                return lang.equals("make") ? "makefile" : lang;
-            }
-        }
-        return "script";
     }
 
     private static boolean isUtf8(byte[] bytes) {
@@ -380,10 +342,13 @@ public final class DirectoryIngestor {
         meta.put(ChunkMetadata.PATH, file.path());
         meta.put(ChunkMetadata.LANGUAGE, file.language());
         ExtractionResult doc = new ExtractionResult(file.path(), text, meta, Map.of());
-        Chunker chunker = switch (file.language()) {
-            case "java" -> javaChunker;
-            case "markdown" -> markdownChunker;
-            default -> syntaxChunkers.chunkerFor(file.language()).orElse(textChunker);
+        Language.Chunking chunking = TABLE.language(file.language()).map(Language::chunking)
+                .orElse(Language.Chunking.TEXT);
+        Chunker chunker = switch (chunking) {
+            case JAVA -> javaChunker;
+            case MARKDOWN -> markdownChunker;
+            case SYNTAX -> syntaxChunkers.chunkerFor(file.language()).orElse(textChunker);
+            case TEXT -> textChunker;
         };
         return new FileChunks(file, sha256(bytes), chunker.chunk(doc));
     }
@@ -444,47 +409,6 @@ public final class DirectoryIngestor {
         }
     }
 
-    private static Map<String, String> languages() {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("java", "java");
-        for (String e : List.of("md", "markdown", "mdx")) {
-            m.put(e, "markdown");
-        }
-        for (String e : List.of("txt", "text")) {
-            m.put(e, "text");
-        }
-        m.put("rst", "rst");
-        m.put("adoc", "asciidoc");
-        m.put("asciidoc", "asciidoc");
-        for (String e : List.of("xml", "properties", "json", "toml", "gradle", "groovy", "c", "cpp", "go", "php",
-                "sql", "html", "css", "proto", "graphql", "tf", "swift", "lua", "zig")) {
-            m.put(e, e);
-        }
-        m.put("yml", "yaml");
-        m.put("yaml", "yaml");
-        putAll(m, "kotlin", "kt", "kts");
-        putAll(m, "scala", "scala", "sc");
-        putAll(m, "python", "py", "pyi");
-        putAll(m, "javascript", "js", "jsx", "mjs", "cjs");
-        putAll(m, "typescript", "ts", "mts", "cts");
-        m.put("tsx", "tsx");
-        m.put("rs", "rust");
-        putAll(m, "c", "h");
-        putAll(m, "cpp", "cc", "cxx", "hpp", "hh", "hxx");
-        m.put("cs", "csharp");
-        m.put("rb", "ruby");
-        putAll(m, "elixir", "ex", "exs");
-        m.put("hs", "haskell");
-        putAll(m, "shell", "sh", "bash");
-        return Map.copyOf(m);
-    }
-
-    private static void putAll(Map<String, String> m, String language, String... extensions) {
-        for (String e : extensions) {
-            m.put(e, language);
-        }
-    }
-
     /**
      * Splits a command-line list of globs on the commas outside braces: {@code "*.{java,md},docs/**"} is
      * {@code *.{java,md}} and {@code docs/**}. Blank items are dropped.
@@ -532,7 +456,7 @@ public final class DirectoryIngestor {
             this.root = Objects.requireNonNull(root, "root");
         }
 
-            /** Adds include globs: when any are given, only files matching one are indexed. Default: none (all). */
+        /** Adds include globs: when any are given, only files matching one are indexed. Default: none (all). */
         public Builder include(String... globs) {
             return include(List.of(globs));
         }
@@ -540,7 +464,7 @@ public final class DirectoryIngestor {
         /** Adds include globs. */
         public Builder include(List<String> globs) {
             for (String g : globs) {
-                Glob.of(g);
+                PathGlob.of(g);
                 includes.add(g);
             }
             return this;
@@ -554,7 +478,7 @@ public final class DirectoryIngestor {
         /** Adds exclude globs. */
         public Builder exclude(List<String> globs) {
             for (String g : globs) {
-                Glob.of(g);
+                PathGlob.of(g);
                 excludes.add(g);
             }
             return this;

@@ -2,18 +2,18 @@ package dev.neuraltext.ingest;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
+import dev.neuraltext.path.PathGlob;
 
 /**
  * The rules of one {@code .gitignore} file: a tested subset of git's syntax. Blank lines and {@code #} comments are
- * ignored; {@code !} negates; a trailing {@code /} matches directories only; a pattern containing {@code /} (other
- * than at the end) is anchored to the file's directory, one without matches a name at any depth below it; {@code *},
- * {@code ?}, {@code [..]} and {@code **} as in git; {@code \#}, {@code \!} and escaped trailing spaces. Not
- * supported: {@code core.excludesFile} and {@code .git/info/exclude}. Immutable.
+ * ignored; {@code !} negates; each pattern is a {@link PathGlob} relative to the file's directory (a trailing
+ * {@code /} matches directories only; a {@code /} elsewhere anchors to the file's directory; {@code *}, {@code ?},
+ * {@code [..]} and {@code **} as in git); {@code \#}, {@code \!} and escaped trailing spaces. Not supported:
+ * {@code core.excludesFile} and {@code .git/info/exclude}. Immutable.
  */
 final class GitIgnore {
 
-    record Rule(String pattern, Pattern regex, boolean negate, boolean dirOnly) {
+    record Rule(String line, PathGlob glob, boolean negate) {
     }
 
     private final String baseDir;
@@ -31,8 +31,8 @@ final class GitIgnore {
     static GitIgnore parse(String baseDir, String content) {
         List<Rule> rules = new ArrayList<>();
         for (String raw : content.split("\r\n|\r|\n")) {
-            String line = trimTrailingSpaces(raw);
-            if (line.isEmpty() || line.startsWith("#")) {
+            String line = raw.stripLeading();
+            if (line.isBlank() || line.startsWith("#")) {
                 continue;
             }
             boolean negate = false;
@@ -42,37 +42,14 @@ final class GitIgnore {
             } else if (line.startsWith("\\!") || line.startsWith("\\#")) {
                 line = line.substring(1);
             }
-            boolean dirOnly = false;
-            if (line.endsWith("/")) {
-                dirOnly = true;
-                line = line.substring(0, line.length() - 1);
-            }
-            if (line.isEmpty()) {
-                continue;
-            }
-            boolean anchored = line.contains("/");
-            if (line.startsWith("/")) {
-                line = line.substring(1);
-            }
-            String body = Glob.toRegex(line);
-            String regex = anchored ? body : "(?:.*/)?" + body;
             try {
-                rules.add(new Rule(raw, Pattern.compile(regex), negate, dirOnly));
-            } catch (java.util.regex.PatternSyntaxException e) {
+                rules.add(new Rule(raw, PathGlob.of(line), negate));
+            } catch (IllegalArgumentException e) {
                 // git ignores patterns it cannot use; so do we, visibly in the rule count only
                 continue;
             }
         }
         return new GitIgnore(baseDir.isEmpty() || baseDir.endsWith("/") ? baseDir : baseDir + "/", rules);
-    }
-
-    private static String trimTrailingSpaces(String s) {
-        int end = s.length();
-        while (end > 0 && s.charAt(end - 1) == ' ' && !(end > 1 && s.charAt(end - 2) == '\\')) {
-            end--;
-        }
-        String t = s.substring(0, end);
-        return t.endsWith("\\ ") ? t.substring(0, t.length() - 2) + " " : t;
     }
 
     /**
@@ -86,10 +63,7 @@ final class GitIgnore {
         String local = relativePath.substring(baseDir.length());
         for (int i = rules.size() - 1; i >= 0; i--) {
             Rule r = rules.get(i);
-            if (r.dirOnly() && !directory) {
-                continue;
-            }
-            if (r.regex().matcher(local).matches()) {
+            if (directory ? r.glob().matchesFolder(local) : r.glob().matches(local)) {
                 return !r.negate();
             }
         }

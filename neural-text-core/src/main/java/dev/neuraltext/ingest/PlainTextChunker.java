@@ -4,11 +4,12 @@ import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.chunk.Chunker;
 import dev.neuraltext.chunk.ExtractionResult;
+import dev.neuraltext.path.Language;
+import dev.neuraltext.path.LanguageTable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Chunks any text into windows of whitespace-separated tokens with overlap: defaults 200 tokens per window, 40
@@ -16,8 +17,8 @@ import java.util.Set;
  * indentation kept). Chunk ids are {@code path#1}, {@code path#2}, ... in window order.
  *
  * <p>Metadata: the document's, plus {@code symbol} (the file name), {@code symbolType = text}, {@code startLine},
- * {@code endLine}, {@code language} (the document's, default {@code text}) and {@code type} ({@code doc} for prose
- * languages, {@code code} otherwise). Immutable and safe for concurrent use.
+ * {@code endLine}, {@code language} (the document's, default {@code text}) and {@code type} ({@code doc} for the
+ * {@link LanguageTable}'s prose languages, {@code code} otherwise). Immutable and safe for concurrent use.
  */
 public final class PlainTextChunker implements Chunker {
 
@@ -26,7 +27,7 @@ public final class PlainTextChunker implements Chunker {
     /** Default overlap in tokens. */
     public static final int DEFAULT_OVERLAP = 40;
 
-    private static final Set<String> PROSE = Set.of("text", "markdown", "asciidoc", "rst");
+    private static final LanguageTable LANGUAGES = LanguageTable.standard();
 
     private final int window;
     private final int overlap;
@@ -97,7 +98,8 @@ public final class PlainTextChunker implements Chunker {
             meta.put(ChunkMetadata.SYMBOL_TYPE, ChunkMetadata.SYMBOL_TYPE_TEXT);
             meta.put(ChunkMetadata.START_LINE, Integer.toString(lineOf(lineStarts, startOff)));
             meta.put(ChunkMetadata.END_LINE, Integer.toString(lineOf(lineStarts, endOff - 1)));
-            meta.put(ChunkMetadata.TYPE, PROSE.contains(language) ? ChunkMetadata.TYPE_DOC : ChunkMetadata.TYPE_CODE);
+            meta.put(ChunkMetadata.TYPE, LANGUAGES.language(language).map(Language::prose).orElse(false)
+                    ? ChunkMetadata.TYPE_DOC : ChunkMetadata.TYPE_CODE);
             for (String key : document.listMetadata().keySet()) {
                 meta.remove(key);
             }

@@ -11,7 +11,7 @@
  *       and re-indexes only changed files, deletes the chunks of deleted ones.</li>
  * </ul>
  *
- * <p>Dependencies: {@code chunk}, {@code internal}, JavaParser, commonmark and SnakeYAML. No other package of
- * neural-text-core imports it; the CLI, the tool server and applications do.
+ * <p>Dependencies: {@code chunk}, {@code path}, {@code internal}, JavaParser, commonmark and SnakeYAML. No other
+ * package of neural-text-core imports it; the CLI, the tool server and applications do.
  */
 package dev.neuraltext.ingest;

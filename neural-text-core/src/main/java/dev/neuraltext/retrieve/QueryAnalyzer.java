@@ -1,6 +1,7 @@
 package dev.neuraltext.retrieve;
 
 import dev.neuraltext.internal.Checks;
+import dev.neuraltext.text.CodeDomainTokenizer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -17,8 +18,8 @@ import java.util.regex.Pattern;
  * The query is split on whitespace; wrapping quotes, backticks, brackets and trailing {@code , ; : ? !} and a
  * sentence-final {@code .} are stripped from each token. The query is identifier-shaped when
  * <ol>
- *   <li>no token is an English function word (a fixed list of about 90 stop words: {@code a}, {@code the},
- *       {@code is}, {@code how}, {@code of}, ...), and</li>
+ *   <li>no token is an English function word ({@link CodeDomainTokenizer#englishFunctionWords()}, 107 words:
+ *       {@code a}, {@code the}, {@code is}, {@code how}, {@code of}, ...), and</li>
  *   <li>every token looks like an identifier (letters, digits, {@code _ $ . # :}, an optional leading {@code @}, an
  *       optional trailing {@code ()}), and</li>
  *   <li>either every token is <em>code-marked</em> (an inner case change as in {@code isBlank} or {@code TzInfo}, an
@@ -45,17 +46,7 @@ final class QueryAnalyzer {
         NATURAL_LANGUAGE
     }
 
-    private static final Set<String> STOP_WORDS = Set.of(
-            "a", "an", "the", "is", "are", "was", "were", "be", "been", "being", "am",
-            "of", "to", "in", "on", "for", "with", "by", "from", "at", "as", "into", "onto", "about", "over", "under",
-            "between", "through", "during", "after", "before", "without", "within", "via", "per",
-            "and", "or", "but", "nor", "not", "no", "if", "then", "than", "so", "such", "whether",
-            "how", "what", "why", "when", "where", "which", "who", "whom", "whose",
-            "do", "does", "did", "doing", "can", "could", "should", "would", "will", "shall", "may", "might", "must",
-            "has", "have", "had", "having",
-            "this", "that", "these", "those", "it", "its", "there", "their", "they", "them", "we", "our", "you", "your",
-            "i", "me", "my", "he", "she", "his", "her",
-            "all", "any", "each", "some", "only", "same", "too", "very", "just", "also", "more", "most", "other");
+    private static final Set<String> STOP_WORDS = CodeDomainTokenizer.englishFunctionWords();
 
     private static final Pattern IDENTIFIER_LIKE = Pattern.compile("@?[\\p{L}_$][\\p{L}\\p{N}_$.#:]*(\\(\\))?");
     private static final Pattern CASE_CHANGE = Pattern.compile("\\p{Ll}\\p{Lu}|\\p{Lu}\\p{Lu}\\p{Ll}");

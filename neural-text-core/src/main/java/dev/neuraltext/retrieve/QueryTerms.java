@@ -11,17 +11,21 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What {@link RepositoryRanking} matches names and paths against: the query's content words (split at case changes and
- * punctuation, lower-cased, English stop words dropped) and the names it may mention (each token and each of its
- * dotted segments, and runs of up to three adjacent content words joined, all reduced to lower-case letters and
- * digits). Words match when equal or, from four letters on, when they share a stem: a common prefix of at least four
- * letters that leaves at most two letters of the shorter word and at most five of the longer ({@code route} and
- * {@code routes}, {@code streams} and {@code streaming}, {@code compose} and {@code composition}). Immutable.
+ * What {@link RepositoryRanking} matches names and paths against: the query's content words and the words of file
+ * and folder names, split and stemmed as BM25 splits and stems them ({@link CodeDomainTokenizer#words},
+ * {@link CodeDomainTokenizer#stem}: {@code ZodError} gives {@code zod, error}, {@code args} gives {@code arg}), English
+ * stop words dropped from the query's; and the names the query may mention (each token and each of its dotted
+ * segments, and runs of up to three adjacent content words joined, all reduced to lower-case letters and digits).
+ * Words match when equal or, from four letters on, when they share a stem: a common prefix of at least four letters
+ * that leaves at most two letters of the shorter word and at most five of the longer ({@code streams} and
+ * {@code streaming}, {@code compose} and {@code composition}). Immutable.
  */
 final class QueryTerms {
 
     private static final int MIN_PREFIX = 4;
     private static final int MAX_ENDING = 5;
+    private static final CodeDomainTokenizer TOKENIZER = CodeDomainTokenizer.standard();
+    private static final Set<String> STOP_WORDS = CodeDomainTokenizer.englishStopWords();
 
     private final List<String> words;
     private final Set<String> names;
@@ -35,7 +39,7 @@ final class QueryTerms {
     }
 
     static QueryTerms of(String query) {
-        Set<String> stop = CodeDomainTokenizer.englishStopWords();
+        Set<String> stop = STOP_WORDS;
         List<String> words = new ArrayList<>();
         Set<String> names = new LinkedHashSet<>();
         Map<String, Set<String>> spelled = new HashMap<>();
@@ -235,36 +239,17 @@ final class QueryTerms {
         return dot < 0 ? file : file.substring(0, dot);
     }
 
-    /** Words of an identifier or path: split at non-alphanumerics and case changes, lower-cased. */
+    /**
+     * Words of an identifier or path as BM25 has them: {@link CodeDomainTokenizer#words} (the tokenizer's parts, a
+     * run of digits kept with the letters before it), each but a stop word stemmed as the tokenizer stems.
+     */
     static List<String> split(String text) {
-        List<String> out = new ArrayList<>();
-        StringBuilder cur = new StringBuilder();
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (!Character.isLetterOrDigit(c)) {
-                flush(cur, out);
-                continue;
-            }
-            if (cur.length() > 0) {
-                char p = text.charAt(i - 1);
-                boolean lowerToUpper = Character.isLowerCase(p) && Character.isUpperCase(c);
-                boolean acronymEnd = Character.isUpperCase(p) && Character.isUpperCase(c) && i + 1 < text.length()
-                        && Character.isLowerCase(text.charAt(i + 1));
-                if (lowerToUpper || acronymEnd) {
-                    flush(cur, out);
-                }
-            }
-            cur.append(Character.toLowerCase(c));
+        List<String> words = TOKENIZER.words(text);
+        List<String> out = new ArrayList<>(words.size());
+        for (String w : words) {
+            out.add(STOP_WORDS.contains(w) ? w : TOKENIZER.stem(w));
         }
-        flush(cur, out);
         return out;
-    }
-
-    private static void flush(StringBuilder cur, List<String> out) {
-        if (cur.length() > 0) {
-            out.add(cur.toString());
-            cur.setLength(0);
-        }
     }
 
     private static String normal(String s) {

@@ -1,5 +1,6 @@
 package dev.neuraltext.retrieve;
 
+import dev.neuraltext.path.LanguageTable;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -13,8 +14,9 @@ import java.util.regex.Pattern;
  * they are a kind of. Unlike {@link PathPriors} these depend on the other candidates, because a file is only a twin
  * when what it stands in for is there too:
  * <ul>
- *   <li>a <b>declaration</b> twin ({@code stub}): a C or C++ header ({@code .h}, {@code .hpp}, ...) whose
- *       implementation, a source file of the same stem ({@code .c}, {@code .cc}, {@code .cpp}, ...), is a candidate;
+ *   <li>a <b>declaration</b> twin ({@code stub}): a header ({@code .h}, {@code .hpp}, ...: the {@link LanguageTable}'s
+ *       {@code headers}) whose implementation, a source file of the same stem ({@code .c}, {@code .cc}, {@code .cpp},
+ *       ...: the other extensions of those languages), is a candidate;
  *       a header-only library's headers have no such twin and stay as they are;</li>
  *   <li>an <b>older version</b> ({@code compat}): a file under a version folder ({@code v3/}) when a candidate lies
  *       under a newer version folder of the same parent ({@code v4/}), unless the query names the older version
@@ -24,8 +26,7 @@ import java.util.regex.Pattern;
  */
 final class TwinFiles {
 
-    private static final Set<String> HEADERS = Set.of("h", "hh", "hpp", "hxx", "h++");
-    private static final Set<String> SOURCES = Set.of("c", "cc", "cpp", "cxx", "c++", "m", "mm");
+    private static final LanguageTable TABLE = LanguageTable.standard();
     private static final Pattern VERSION = Pattern.compile("v(\\d{1,4})");
 
     private TwinFiles() {
@@ -44,14 +45,14 @@ final class TwinFiles {
             String lower = path.toLowerCase(Locale.ROOT);
             lowerPaths.add(lower);
             segments.add(lower.split("/"));
-            if (SOURCES.contains(extension(lower))) {
+            if (TABLE.isSourceWithHeaders(extension(lower))) {
                 implemented.add(stem(lower));
             }
         }
         boolean[][] out = new boolean[paths.size()][2];
         for (int i = 0; i < paths.size(); i++) {
             String lower = lowerPaths.get(i);
-            out[i][0] = HEADERS.contains(extension(lower)) && implemented.contains(stem(lower));
+            out[i][0] = TABLE.isHeader(extension(lower)) && implemented.contains(stem(lower));
             out[i][1] = olderVersion(segments.get(i), segments, queryWords);
         }
         return out;

@@ -75,10 +75,7 @@ public final class CodeDomainTokenizer {
         void accept(String term, TermKind kind);
     }
 
-    private static final Set<String> ENGLISH_STOP_WORDS = Set.of(
-            "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it", "no",
-            "not", "of", "on", "or", "such", "that", "the", "their", "then", "there", "these", "they", "this", "to",
-            "was", "will", "with");
+    private static final Set<String> ENGLISH_STOP_WORDS = StopWords.INDEX;
 
     private static final Set<String> JAVA_KEYWORDS = Set.of(
             "abstract", "assert", "boolean", "break", "byte", "case", "catch", "char", "class", "const", "continue",
@@ -134,9 +131,21 @@ public final class CodeDomainTokenizer {
         return new Builder();
     }
 
-    /** Lucene's English stop word list (33 words: a, an, and, ..., with). */
+    /**
+     * Lucene's English stop word list (33 words: a, an, and, ..., with): the words of
+     * {@link #englishFunctionWords()} marked {@code index} in the {@code english-stop-words.txt} resource.
+     */
     public static Set<String> englishStopWords() {
         return ENGLISH_STOP_WORDS;
+    }
+
+    /**
+     * English function words (107: {@link #englishStopWords()} and {@code how}, {@code what}, {@code does},
+     * {@code which}, {@code should}, ...), the {@code english-stop-words.txt} resource beside this class: words that
+     * mark a query as prose. The tokenizer drops only {@link #englishStopWords()}.
+     */
+    public static Set<String> englishFunctionWords() {
+        return StopWords.ALL;
     }
 
     /** Java keywords and literals ({@code public}, {@code final}, {@code return}, {@code null}, ...). */
@@ -169,10 +178,15 @@ public final class CodeDomainTokenizer {
     public void tokenize(String text, TermSink sink) {
         Objects.requireNonNull(text, "text");
         Objects.requireNonNull(sink, "sink");
-        int n = text.length();
-        int i = 0;
         PartBuffer parts = new PartBuffer();
         StringBuilder compound = new StringBuilder();
+        forEachWord(text, (start, end) -> emitWord(text, start, end, parts, compound, sink));
+    }
+
+    /** Calls {@code visitor} with the bounds of each word of {@code text} (kebab-case names are one word), in order. */
+    private static void forEachWord(String text, WordVisitor visitor) {
+        int n = text.length();
+        int i = 0;
         while (i < n) {
             int cp = text.codePointAt(i);
             if (!IdentifierSplitter.isWordChar(cp)) {
@@ -180,15 +194,62 @@ public final class CodeDomainTokenizer {
                 continue;
             }
             int end = IdentifierSplitter.kebabWordEnd(text, i);
-            emitWord(text, i, end, parts, compound, sink);
+            visitor.word(i, end);
             i = end;
         }
+    }
+
+    private interface WordVisitor {
+        void word(int start, int end);
     }
 
     @Override
     public String toString() {
         return "CodeDomainTokenizer[" + id + "]";
     }
+
+    /**
+     * The words of {@code text} as this tokenizer splits identifiers into parts, lower-cased, in order, with each run
+     * of digits joined to the letters before it as the digit join does: {@code ZodError} gives {@code zod, error},
+     * {@code max-retry-count} gives {@code max, retry, count}, {@code base64Encoder} gives {@code base64, encoder},
+     * {@code v3} gives {@code v3}. Every word is a term this tokenizer emits for the text (a part, a join or a
+     * two-part compound) before stemming and stop words: neither applies here (see {@link #stem(String)}). For
+     * callers that match words rather than index terms, such as a ranking over file names.
+     */
+    public List<String> words(String text) {
+        Objects.requireNonNull(text, "text");
+        List<String> out = new ArrayList<>();
+        PartBuffer parts = new PartBuffer();
+        forEachWord(text, (start, end) -> {
+            split(text, start, end, parts);
+            for (int k = 0; k < parts.size; k++) {
+                String part = lower(text, parts.starts[k], parts.ends[k]);
+                boolean join = k > 0 && parts.digits[k] && !parts.digits[k - 1]
+                        && parts.segments[k - 1] == parts.segments[k];
+                if (join) {
+                    out.set(out.size() - 1, out.get(out.size() - 1) + part);
+                } else {
+                    out.add(part);
+                }
+            }
+        });
+        return out;
+    }
+
+    /**
+     * {@code term} as this tokenizer stems words and parts (the minimal plural stemmer by default: {@code routes}
+     * gives {@code route}), or {@code term} itself when stemming is off; give it a word that is not a stop word
+     * ({@code this} stems to {@code thi}).
+     */
+    public String stem(String term) {
+        Objects.requireNonNull(term, "term");
+        if (!stemming) {
+            return term;
+        }
+        String stemmed = stemmer.apply(term);
+        return stemmed == null || stemmed.isEmpty() ? term : stemmed;
+    }
+
 
     /** The parts of one word, reused across the words of one call (no allocation per part). */
     private static final class PartBuffer implements IdentifierSplitter.PartSink {
@@ -216,7 +277,8 @@ public final class CodeDomainTokenizer {
         }
     }
 
-    private void emitWord(String text, int start, int end, PartBuffer parts, StringBuilder compound, TermSink sink) {
+    /** Splits the word {@code [start, end)} into {@code parts}: segments at {@code _} and {@code -}, then parts. */
+    private static void split(String text, int start, int end, PartBuffer parts) {
         parts.size = 0;
         parts.segment = 0;
         int segStart = start;
@@ -229,6 +291,10 @@ public final class CodeDomainTokenizer {
                 segStart = i + 1;
             }
         }
+    }
+
+    private void emitWord(String text, int start, int end, PartBuffer parts, StringBuilder compound, TermSink sink) {
+        split(text, start, end, parts);
         int count = parts.size;
         if (count == 0) {
             return;
@@ -283,11 +349,7 @@ public final class CodeDomainTokenizer {
             return;
         }
         if (stemming && (stemCompounds || kind != TermKind.COMPOUND)) {
-            String stemmed = stemmer.apply(term);
-            if (stemmed == null || stemmed.isEmpty()) {
-                stemmed = term; // a custom stemmer that gives nothing back leaves the term alone
-            }
-            sink.accept(stemmed, kind);
+            sink.accept(stem(term), kind); // a custom stemmer that gives nothing back leaves the term alone
         } else {
             sink.accept(term, kind);
         }

@@ -7,6 +7,7 @@ import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.chunk.ExtractionResult;
 import dev.neuraltext.internal.ControlChars;
+import dev.neuraltext.path.PathGlob;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -61,20 +62,20 @@ class HostileInputTest {
     void globListsSplitOnlyOnCommasOutsideBraces() {
         assertThat(DirectoryIngestor.splitGlobList("*.{java,md},docs/**")).containsExactly("*.{java,md}", "docs/**");
         assertThat(DirectoryIngestor.splitGlobList("{a,{b,c}}, d ,,")).containsExactly("{a,{b,c}}", "d");
-        assertThat(Glob.of("*.{java,md}").matches("src/A.java")).isTrue();
-        assertThat(Glob.of("*.{java,md}").matches("README.md")).isTrue();
-        assertThat(Glob.of("*.{java,md}").matches("notes.txt")).isFalse();
+        assertThat(PathGlob.of("*.{java,md}").matches("src/A.java")).isTrue();
+        assertThat(PathGlob.of("*.{java,md}").matches("README.md")).isTrue();
+        assertThat(PathGlob.of("*.{java,md}").matches("notes.txt")).isFalse();
     }
 
     @Test
     void invalidGlobsAreRejectedNamingTheGlobNotTheRegex() {
-        assertThatThrownBy(() -> Glob.of("[")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> PathGlob.of("[")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'['").hasMessageContaining("unclosed");
-        assertThatThrownBy(() -> Glob.of("[z-a]")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> PathGlob.of("[z-a]")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("invalid glob pattern '[z-a]': illegal character range");
         assertThatThrownBy(() -> DirectoryIngestor.builder(tmp).include("ok/*", "[z-a]"))
                 .hasMessageContaining("'[z-a]'");
-        assertThat(Glob.of("[[]x]").matches("[x]")).isTrue();
+        assertThat(PathGlob.of("[[]x]").matches("[x]")).isTrue();
     }
 
     @Test

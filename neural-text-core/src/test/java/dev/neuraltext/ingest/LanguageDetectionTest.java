@@ -34,10 +34,12 @@ class LanguageDetectionTest {
                 Map.entry("Gemfile", "ruby"), Map.entry("Rakefile", "ruby"));
         expected.forEach((file, language) -> assertThat(DirectoryIngestor.languageOf(file)).as(file).isEqualTo(language));
         for (String language : expected.values()) {
-            if (!language.equals("java")) {
+            if (!language.equals("java") && !language.equals("zig")) {
                 assertThat(DirectoryIngestor.SYNTAX_LANGUAGES).contains(language);
             }
         }
+        // no tree-sitter-zig artifact on Maven Central: zig is indexed, as plain-text windows
+        assertThat(DirectoryIngestor.SYNTAX_LANGUAGES).doesNotContain("zig", "java", "markdown", "text");
     }
 
     @Test

@@ -250,4 +250,29 @@ class CodeDomainTokenizerTest {
             pool.shutdownNow();
         }
     }
+
+    @Test
+    void wordsAreThePartsWithDigitsJoinedAndEachIsATerm() {
+        assertThat(tokenizer.words("ZodError max-retry-count base64Encoder v3 LangChain4j x86_64"))
+                .containsExactly("zod", "error", "max", "retry", "count", "base64", "encoder", "v3", "lang", "chain4",
+                        "j", "x86", "64");
+        assertThat(tokenizer.words("the isEmpty")).as("no stop words dropped, no stemming").containsExactly("the",
+                "is", "empty");
+        for (String text : List.of("ZodError base64Encoder v3 LangChain4j x86_64 HTTPServer", "max-retry-count")) {
+            List<String> terms = CodeDomainTokenizer.builder().stemming(false).stopWords(List.of()).build()
+                    .tokenize(text);
+            assertThat(terms).as(text).containsAll(tokenizer.words(text));
+        }
+        assertThat(tokenizer.words("  ,; ")).isEmpty();
+    }
+
+    @Test
+    void stemIsTheTokenizersStemmer() {
+        assertThat(tokenizer.stem("policies")).isEqualTo("policy");
+        assertThat(tokenizer.stem("args")).isEqualTo("arg");
+        assertThat(tokenizer.stem("status")).isEqualTo("status");
+        assertThat(CodeDomainTokenizer.builder().stemming(false).build().stem("args")).isEqualTo("args");
+        assertThat(CodeDomainTokenizer.builder().stemmer("upper", String::toUpperCase).build().stem("a"))
+                .isEqualTo("A");
+    }
 }

@@ -15,7 +15,7 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 /**
  * How one language's syntax tree becomes chunks: which node types are definitions and how their names and doc
- * comments are found. Read from the {@code languages.yaml} resource (its header documents every key), so that a
+ * comments are found. Read from the {@code syntax-rules.yaml} resource (its header documents every key), so that a
  * language is data, not code. Immutable.
  *
  * @param language      the language name ({@code kotlin}, {@code python}, ...)
@@ -47,7 +47,7 @@ record LanguageRules(String language, String grammar, List<String> lineComment, 
     static final Set<String> DEFAULT_NAME_TYPES = Set.of("identifier", "type_identifier", "name", "constant",
             "package_identifier", "namespace_name", "scoped_identifier", "dotted_name");
 
-    private static final String RESOURCE = "languages.yaml";
+    static final String RESOURCE = "syntax-rules.yaml";
 
     /**
      * One definition rule.

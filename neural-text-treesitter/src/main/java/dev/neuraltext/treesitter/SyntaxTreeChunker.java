@@ -26,9 +26,10 @@ import org.treesitter.TSLanguage;
  * (imports, top-level statements) is one header chunk per file, id {@code path#{header}}. Chunk ids are
  * {@code path#symbol}, {@code ~2}, {@code ~3} for repeats, {@code /2}, {@code /3} for parts.
  *
- * <p>The languages and their rules are data ({@code languages.yaml}): see {@link #languages()}. A C file ({@code .h})
- * holding C++ (a {@code namespace}, {@code template}, {@code class} or {@code ::}) is read as C++, and its chunks say
- * {@code language = cpp}. The language of a
+ * <p>The languages and their rules are data ({@code syntax-rules.yaml}, keyed by the language ids of core's
+ * {@code LanguageTable}): see {@link #languages()}. A C file ({@code .h}) holding C++ (a {@code namespace},
+ * {@code template}, {@code class} or {@code ::}) is read as C++, and its chunks say {@code language = cpp}. The
+ * language of a
  * document is its {@code language} metadata. A file is indexed by the fallback {@link PlainTextChunker} instead, with
  * one warning naming it and the cause, when its language has no grammar here, the grammar or tree-sitter's native
  * library does not load on this platform, parsing runs past {@link #DEFAULT_PARSE_BUDGET_MILLIS} ms, the file is
@@ -70,7 +71,8 @@ public final class SyntaxTreeChunker implements Chunker {
     }
 
     /**
-     * The languages with rules here, named as {@code DirectoryIngestor.languageOf} names them: {@code kotlin},
+     * The languages with rules here, named as core's {@code LanguageTable} names them (exactly its languages of
+     * {@code chunker: syntax}): {@code kotlin},
      * {@code scala}, {@code python}, {@code typescript}, {@code tsx}, {@code javascript}, {@code go}, {@code rust},
      * {@code c}, {@code cpp}, {@code csharp}, {@code ruby}, {@code php}, {@code swift}, {@code elixir},
      * {@code haskell}, {@code lua}, {@code shell}.

@@ -36,12 +36,12 @@ public final class TreeSitterChunkerProvider implements SyntaxChunkerProvider {
     /** {@code treesitter-v2 rules=<first 12 hex digits of the rules' SHA-256>}. */
     @Override
     public String version() {
-        try (InputStream in = LanguageRules.class.getResourceAsStream("languages.yaml")) {
+        try (InputStream in = LanguageRules.class.getResourceAsStream(LanguageRules.RESOURCE)) {
             byte[] bytes = in == null ? new byte[0] : in.readAllBytes();
             String hash = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
             return CODE_VERSION + " rules=" + hash.substring(0, 12);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read languages.yaml", e);
+            throw new UncheckedIOException("cannot read " + LanguageRules.RESOURCE, e);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required on every JVM", e);
         }

@@ -39,7 +39,7 @@ class DirectoryIngestorWiringTest {
         for (SourceFile file : scan.files()) {
             List<ChunkInput> chunks = ingestor.chunk(file).chunks();
             if (file.language().equals("zig")) {
-                // no zig grammar on Maven Central: plain-text windows
+                // no zig grammar on Maven Central: the language table says plain-text windows
                 assertThat(chunks).allSatisfy(c -> assertThat(c.metadata())
                         .containsEntry(ChunkMetadata.SYMBOL_TYPE, ChunkMetadata.SYMBOL_TYPE_TEXT));
                 continue;

@@ -5,26 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class GlobAndGitIgnoreTest {
-
-    @Test
-    void globs() {
-        assertThat(Glob.of("*.md").matches("README.md")).isTrue();
-        assertThat(Glob.of("*.md").matches("docs/deep/guide.md")).isTrue();
-        assertThat(Glob.of("*.md").matches("guide.mdx")).isFalse();
-        assertThat(Glob.of("src/main/**").matches("src/main/java/A.java")).isTrue();
-        assertThat(Glob.of("src/main/**").matches("src/main")).isTrue();
-        assertThat(Glob.of("src/main/**").matches("x/src/main/A.java")).isFalse();
-        assertThat(Glob.of("**/src/test/**").matches("src/test/A.java")).isTrue();
-        assertThat(Glob.of("**/src/test/**").matches("mod/src/test/A.java")).isTrue();
-        assertThat(Glob.of("src/*.java").matches("src/a/B.java")).isFalse();
-        assertThat(Glob.of("**/*.{java,md}").matches("a/b/C.java")).isTrue();
-        assertThat(Glob.of("**/*.{java,md}").matches("C.md")).isTrue();
-        assertThat(Glob.of("file?.txt").matches("file1.txt")).isTrue();
-        assertThat(Glob.of("[!a]*.txt").matches("b.txt")).isTrue();
-        assertThat(Glob.of("[!a]*.txt").matches("a.txt")).isFalse();
-        assertThat(Glob.of("a+b(1).txt").matches("a+b(1).txt")).isTrue();
-    }
+class GitIgnoreTest {
 
     @Test
     void gitignoreSubset() {
