@@ -2,6 +2,7 @@ package dev.neuraltext.cli.eval;
 
 import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.chunk.ChunkMetadata;
+import dev.neuraltext.cli.install.ModelJars;
 import dev.neuraltext.encode.Embedder;
 import dev.neuraltext.eval.EvalDocument;
 import dev.neuraltext.eval.RetrievedSpan;
@@ -13,7 +14,6 @@ import dev.neuraltext.ingest.DirectoryIngestor;
 import dev.neuraltext.ingest.IncrementalIndexer;
 import dev.neuraltext.ingest.IndexManifest;
 import dev.neuraltext.ingest.IndexUpdate;
-import dev.neuraltext.onnx.DenseModels;
 import dev.neuraltext.retrieve.DenseBackfill;
 import dev.neuraltext.retrieve.HybridCaseRetriever;
 import dev.neuraltext.retrieve.RepositoryRanking;
@@ -96,7 +96,7 @@ final class SembleHarness {
 
     /** Runs {@code task} with the settings' model behind an {@link EmbeddingCache} (null without a model), then closes it. */
     static <T> T withEmbedder(Settings settings, Function<EmbeddingCache, T> task) {
-        Embedder model = settings.model() == null ? null : DenseModels.load(settings.model());
+        Embedder model = settings.model() == null ? null : ModelJars.load(settings.model());
         try {
             return task.apply(model == null ? null : new EmbeddingCache(model, settings.cacheDir()));
         } finally {
