@@ -22,7 +22,9 @@ public final class DenseModel {
     /** The {@code --model} help text. */
     public static final String MODEL_HELP = "Dense model preset: bge-small-en-v1.5-q (default), bge-small-en-v1.5, "
             + "all-minilm-l6-v2, all-minilm-l6-v2-q, e5-small-v2, static-code (static word-piece vectors distilled from "
-            + "bge-small, no transformer at run time; opt-in, see the README).";
+            + "bge-small, no transformer at run time; opt-in, see the README). The installation bundles the default "
+            + "and static-code; another preset is its jar copied into the installation's models/ folder (see "
+            + "models/README.txt there).";
 
     private DenseModel() {
     }

@@ -128,7 +128,8 @@ class DistributionIT {
 
     /**
      * all-minilm-l6-v2-q is not bundled: index, mcp and eval's peer stop and name the jar, the folder and a command;
-     * the jar (taken from this test's class path, where Maven put it) copied into models/ makes it load.
+     * the jar (taken from this test's class path, where Maven put it) named in CLASSPATH_PREFIX, or copied into
+     * models/, makes it load.
      */
     private void anotherPresetIsOneJarInTheModelsFolder(Path home, Path launcher) throws Exception {
         EmbeddingPreset preset = EmbeddingPreset.ALL_MINILM_L6_V2_Q;
@@ -155,12 +156,18 @@ class DistributionIT {
         URL resource = EmbeddingPreset.class.getClassLoader().getResource(preset.modelResource());
         Path jar = Path.of(((JarURLConnection) resource.openConnection()).getJarFileURL().toURI());
         assertThat(jar.getFileName().toString()).isEqualTo(preset.jarName());
-        Files.copy(jar, home.resolve(ModelJars.MODELS_FOLDER).resolve(preset.jarName()));
+        // a jar kept elsewhere: named in CLASSPATH_PREFIX (models/README.txt)
+        Run prefixed = run(Map.of("CLASSPATH_PREFIX", jar.toString()), launcher, "index", project.toString(),
+                "--model", preset.id());
+        assertThat(prefixed.exitCode()).as(prefixed.output()).isZero();
+        assertThat(prefixed.output()).contains("dense:   " + preset.modelName() + "/mean/256");
 
-        Run index = run(launcher, "index", project.toString(), "--model", preset.id());
+        Files.copy(jar, home.resolve(ModelJars.MODELS_FOLDER).resolve(preset.jarName()));
+        Path copied = CliFixture.tree(tmp.resolve("copied-model"));
+        Run index = run(launcher, "index", copied.toString(), "--model", preset.id());
         assertThat(index.exitCode()).as(index.output()).isZero();
         assertThat(index.output()).contains("dense:   " + preset.modelName() + "/mean/256");
-        Run search = run(launcher, "search", "backoffDelay", "--index", project.resolve(".neural-text").toString(),
+        Run search = run(launcher, "search", "backoffDelay", "--index", copied.resolve(".neural-text").toString(),
                 "--limit", "1");
         assertThat(search.exitCode()).as(search.output()).isZero();
         assertThat(search.output()).contains("RetryPolicy.backoffDelay").contains("[bm25 + dense;");
@@ -171,9 +178,16 @@ class DistributionIT {
 
     /** Runs the launcher from the temporary folder, with this JVM's Java, output and errors together. */
     private Run run(Path launcher, String... args) throws IOException, InterruptedException {
+        return run(Map.of(), launcher, args);
+    }
+
+    /** As above, with {@code env} added to the environment. */
+    private Run run(Map<String, String> env, Path launcher, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(launcher.toString()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(tmp.toFile()).redirectErrorStream(true);
+        builder.environment().remove("CLASSPATH_PREFIX");
+        builder.environment().putAll(env);
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
         Process process = builder.start();
         byte[] output = process.getInputStream().readAllBytes();
