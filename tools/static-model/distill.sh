@@ -21,5 +21,5 @@ jar=$(tr ':' '\n' < "$work/classpath.txt" | grep 'langchain4j-embeddings-bge-sma
     "$jar" bge-small-en-v1.5-q-tokenizer.json > "$work/tokenizer.json"
 # 2. PCA, token weights, tokenlearn-style fit, int8 quantisation (Python)
 /usr/bin/time -v /usr/bin/python3 "$here/distill_static.py" --work "$work" --space chunks --map-epochs 300 \
-    --out "$root/neural-text-onnx/src/main/resources/dev/neuraltext/onnx/static/bge-small-code-static-256.ntsm" \
+    --out "$root/neural-text-static-model/src/main/resources/dev/neuraltext/onnx/static/bge-small-static-code-256.ntsm" \
     2> >(tee "$work/distill.log" >&2)

@@ -176,6 +176,9 @@ final class IndexSession implements AutoCloseable {
         if (!Files.isDirectory(folder)) {
             throw new CliException(CliException.USAGE, "not a folder: " + folder);
         }
+        if (options.dense()) {
+            DenseModel.requireInstalled(options.model()); // before any work, not after the keyword pass
+        }
         long start = System.nanoTime();
         DirectoryIngestor ingestor;
         try {

@@ -1,9 +1,9 @@
 package dev.neuraltext.mcp;
 
 import dev.neuraltext.encode.Embedder;
+import dev.neuraltext.cli.install.ModelJars;
 import dev.neuraltext.cli.model.DenseModel;
 import dev.neuraltext.ingest.DirectoryIngestor;
-import dev.neuraltext.onnx.DenseModels;
 import dev.neuraltext.store.InMemoryCaseStore;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
@@ -88,6 +88,11 @@ public final class McpCommand implements Callable<Integer> {
             System.err.println("neural-text mcp: " + e.getMessage());
             return 2;
         }
+        Optional<String> notInstalled = preset == null || noDense ? Optional.empty() : ModelJars.missing(preset, null);
+        if (notInstalled.isPresent()) { // a model asked for by name: say what to add rather than serve BM25 alone
+            System.err.println("neural-text mcp: " + notInstalled.get());
+            return 1;
+        }
         if (preset == null) {
             preset = savedPreset(dir).orElse(DenseModel.DEFAULT_MODEL);
         }
@@ -159,7 +164,7 @@ public final class McpCommand implements Callable<Integer> {
 
     private Embedder loadModel() {
         try {
-            return DenseModels.load(preset);
+            return ModelJars.load(preset);
         } catch (RuntimeException | LinkageError e) {
             System.err.println("note: the dense model could not be loaded (" + e.getMessage()
                     + "); searching with BM25 only");

@@ -2,6 +2,8 @@ package dev.neuraltext.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.neuraltext.cli.install.ModelJars;
+import dev.neuraltext.onnx.EmbeddingPreset;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
@@ -9,6 +11,8 @@ import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.IOException;
+import java.net.JarURLConnection;
+import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,13 +28,17 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The installable tool as a user gets it: {@code neural-text-<version>.tar.gz} (built by {@code package}) unpacked
- * with {@code tar} into a temporary folder outside the build tree, then {@code bin/neural-text index}, {@code search}
- * and an MCP session run from there, each a separate process started through the generated launcher (the MCP one by
- * the SDK's own client, as {@code McpServerIT} does with the jar). The zip must hold the same layout.
+ * with {@code tar} into a temporary folder outside the build tree, then {@code bin/neural-text demo}, {@code index},
+ * {@code search} and an MCP session run from there, each a separate process started through the generated launcher
+ * (the MCP one by the SDK's own client, as {@code McpServerIT} does with the jar). The zip must hold the same layout.
+ * The installation is lean (the default and the static model only, at most {@value #MAX_MIB} MiB unpacked), and a
+ * preset it lacks is one jar copied into its {@code models/} folder, as the error for the missing jar says.
  */
 class DistributionIT {
 
     private static final Path BUILD = Path.of(System.getProperty("nt.buildDirectory", "target")).toAbsolutePath();
+    /** The unpacked installation's size limit (issue 37: at most 150 MB; 447 MiB before). */
+    static final long MAX_MIB = 150;
 
     @TempDir
     Path tmp;
@@ -53,16 +61,35 @@ class DistributionIT {
         assertThat(home.resolve("bin/neural-text.bat")).isRegularFile();
         assertThat(home.resolve("README.md")).isRegularFile();
         assertThat(home.resolve("LICENSE")).isRegularFile();
+        assertThat(home.resolve("models/README.txt")).isRegularFile();
         try (Stream<Path> jars = Files.list(home.resolve("lib"))) {
             List<String> names = jars.map(p -> p.getFileName().toString()).toList();
             assertThat(names).anyMatch(n -> n.startsWith("neural-text-cli-")).anyMatch(n -> n.startsWith("picocli-"))
-                    .anyMatch(n -> n.startsWith("slf4j-simple-"));
+                    .anyMatch(n -> n.startsWith("slf4j-simple-")).anyMatch(n -> n.startsWith("neural-text-static-model-"))
+                    .contains(EmbeddingPreset.byId(ModelJars.BUNDLED_PRESET).jarName());
+            for (EmbeddingPreset p : EmbeddingPreset.values()) {
+                if (!p.id().equals(ModelJars.BUNDLED_PRESET)) {
+                    assertThat(names).as("lib/ of a lean installation").doesNotContain(p.jarName());
+                }
+            }
         }
+        long bytes;
+        try (Stream<Path> files = Files.walk(home)) {
+            bytes = files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+        }
+        assertThat(bytes).as("unpacked size in bytes").isLessThanOrEqualTo(MAX_MIB << 20);
         try (ZipFile zip = new ZipFile(only(BUILD, ".zip").toFile())) {
-            for (String entry : List.of("bin/neural-text", "bin/neural-text.bat", "README.md", "LICENSE")) {
+            for (String entry : List.of("bin/neural-text", "bin/neural-text.bat", "README.md", "LICENSE",
+                    "models/README.txt")) {
                 assertThat(zip.getEntry(folder + "/" + entry)).as("zip entry %s/%s", folder, entry).isNotNull();
             }
         }
+
+        Path demoProject = CliFixture.tree(tmp.resolve("demo"));
+        Run demo = run(launcher, "demo", demoProject.toString(), "backoffDelay", "--limit", "2");
+        assertThat(demo.exitCode()).as(demo.output()).isZero();
+        assertThat(demo.output()).contains("RetryPolicy.backoffDelay  (method)")
+                .contains("Ask more: " + tmp.relativize(launcher) + " search");
 
         Path project = CliFixture.tree(tmp.resolve("proj"));
         Run index = run(launcher, "index", project.toString());
@@ -74,6 +101,8 @@ class DistributionIT {
         assertThat(search.exitCode()).as(search.output()).isZero();
         assertThat(search.output()).contains(" 1. src/main/java/com/acme/retry/RetryPolicy.java:18  "
                 + "RetryPolicy.backoffDelay  (method)");
+
+        anotherPresetIsOneJarInTheModelsFolder(home, launcher);
 
         StdioClientTransport transport = new StdioClientTransport(ServerParameters.builder(launcher.toString())
                 .args("mcp", project.toString(), "--no-dense", "--check-interval", "300")
@@ -97,14 +126,68 @@ class DistributionIT {
         }
     }
 
+    /**
+     * all-minilm-l6-v2-q is not bundled: index, mcp and eval's peer stop and name the jar, the folder and a command;
+     * the jar (taken from this test's class path, where Maven put it) named in CLASSPATH_PREFIX, or copied into
+     * models/, makes it load.
+     */
+    private void anotherPresetIsOneJarInTheModelsFolder(Path home, Path launcher) throws Exception {
+        EmbeddingPreset preset = EmbeddingPreset.ALL_MINILM_L6_V2_Q;
+        String models = home.resolve(ModelJars.MODELS_FOLDER).toString();
+        Path project = CliFixture.tree(tmp.resolve("other-model"));
+        Run missing = run(launcher, "index", project.toString(), "--model", preset.id());
+        assertThat(missing.exitCode()).as(missing.output()).isEqualTo(1);
+        assertThat(missing.output()).contains("the dense model '" + preset.id() + "' is not part of this installation")
+                .contains("put its jar " + preset.jarName()).contains("into " + models)
+                .contains("mvn dependency:copy -Dartifact=" + preset.artifact() + " -DoutputDirectory=" + models);
+        assertThat(project.resolve(".neural-text")).as("nothing indexed").doesNotExist();
+
+        Run mcp = run(launcher, "mcp", project.toString(), "--model", preset.id());
+        assertThat(mcp.exitCode()).as(mcp.output()).isEqualTo(1);
+        assertThat(mcp.output()).contains("put its jar " + preset.jarName()).contains("into " + models);
+
+        Path tiny = BUILD.resolve("test-classes/eval/tiny");
+        Run peer = run(launcher, "eval", "--dataset", tiny.toString(), "--no-dense", "--techniques", "none",
+                "--peers", "langchain4j-minilm", "--no-cache", "--quiet", "--out", tmp.resolve("report").toString());
+        assertThat(peer.exitCode()).as(peer.output()).isEqualTo(1);
+        assertThat(peer.output()).contains("the langchain4j-minilm peer needs the dense model 'all-minilm-l6-v2'")
+                .contains(EmbeddingPreset.ALL_MINILM_L6_V2.jarName()).contains("into " + models);
+
+        URL resource = EmbeddingPreset.class.getClassLoader().getResource(preset.modelResource());
+        Path jar = Path.of(((JarURLConnection) resource.openConnection()).getJarFileURL().toURI());
+        assertThat(jar.getFileName().toString()).isEqualTo(preset.jarName());
+        // a jar kept elsewhere: named in CLASSPATH_PREFIX (models/README.txt)
+        Run prefixed = run(Map.of("CLASSPATH_PREFIX", jar.toString()), launcher, "index", project.toString(),
+                "--model", preset.id());
+        assertThat(prefixed.exitCode()).as(prefixed.output()).isZero();
+        assertThat(prefixed.output()).contains("dense:   " + preset.modelName() + "/mean/256");
+
+        Files.copy(jar, home.resolve(ModelJars.MODELS_FOLDER).resolve(preset.jarName()));
+        Path copied = CliFixture.tree(tmp.resolve("copied-model"));
+        Run index = run(launcher, "index", copied.toString(), "--model", preset.id());
+        assertThat(index.exitCode()).as(index.output()).isZero();
+        assertThat(index.output()).contains("dense:   " + preset.modelName() + "/mean/256");
+        Run search = run(launcher, "search", "backoffDelay", "--index", copied.resolve(".neural-text").toString(),
+                "--limit", "1");
+        assertThat(search.exitCode()).as(search.output()).isZero();
+        assertThat(search.output()).contains("RetryPolicy.backoffDelay").contains("[bm25 + dense;");
+    }
+
     private record Run(int exitCode, String output) {
     }
 
     /** Runs the launcher from the temporary folder, with this JVM's Java, output and errors together. */
     private Run run(Path launcher, String... args) throws IOException, InterruptedException {
+        return run(Map.of(), launcher, args);
+    }
+
+    /** As above, with {@code env} added to the environment. */
+    private Run run(Map<String, String> env, Path launcher, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(launcher.toString()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(tmp.toFile()).redirectErrorStream(true);
+        builder.environment().remove("CLASSPATH_PREFIX");
+        builder.environment().putAll(env);
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
         Process process = builder.start();
         byte[] output = process.getInputStream().readAllBytes();

@@ -80,6 +80,20 @@ public enum EmbeddingPreset {
         return "dev.langchain4j:" + artifactId + ":" + version;
     }
 
+    /** The file name of that artifact's jar: {@code <artifact>-<version>.jar}. */
+    public String jarName() {
+        return artifactId + "-" + version + ".jar";
+    }
+
+    /**
+     * Whether the model's ONNX file and tokenizer are on the class path (of the class loader of this module), so that
+     * {@link OnnxEmbedder#preset(EmbeddingPreset)} finds them; when not, {@link #artifact()} is what to add.
+     */
+    public boolean onClassPath() {
+        ClassLoader loader = EmbeddingPreset.class.getClassLoader();
+        return loader.getResource(modelResource()) != null && loader.getResource(tokenizerResource()) != null;
+    }
+
     /** The classpath resource of the ONNX file. */
     public String modelResource() {
         return resourceBase + ".onnx";

@@ -158,7 +158,8 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
         if (!b.model.exists() || !b.tokenizerLocation.exists()) {
             throw new NonRetriableNeuralTextException("the dense model '" + preset.id() + "' is not on the classpath ("
                     + preset.modelResource() + "): add the Maven artifact " + preset.artifact()
-                    + " (its transitive dependencies can all be excluded)", null);
+                    + " (its transitive dependencies can all be excluded), or put its jar " + preset.jarName()
+                    + " on the class path", null);
         }
         return b;
     }

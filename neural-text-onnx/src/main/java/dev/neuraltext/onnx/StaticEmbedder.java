@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * of its word pieces' rows (each row already carries its token's weight); a text with no known word piece gets the
  * zero vector. Queries and documents are embedded alike. Every word piece counts: there is no length limit.
  *
- * <p>{@link #bundled()} loads the model shipped in this module: {@value #BUNDLED_MODEL_NAME}, distilled from
+ * <p>{@link #bundled()} loads the model shipped in the artifact {@value #BUNDLED_ARTIFACT} (an optional dependency
+ * of this module: add it to use the bundled model; the {@code neural-text} tool includes it):
+ * {@value #BUNDLED_MODEL_NAME}, distilled from
  * bge-small-en-v1.5 (int8) by {@code tools/static-model/distill.sh} (model2vec's method, then a tokenlearn-style fit to
  * the teacher's embeddings of code and docs; the model card is {@code tools/static-model/README.md}): 30,522 rows of
  * {@value #BUNDLED_DIMENSION} int8 values with one scale each. {@link #load(Path)} reads a model file of the same
@@ -45,6 +47,8 @@ public final class StaticEmbedder implements Embedder, AutoCloseable {
     public static final int BUNDLED_DIMENSION = 256;
     /** The classpath resource of the bundled model. */
     public static final String BUNDLED_RESOURCE = "dev/neuraltext/onnx/static/" + BUNDLED_MODEL_NAME + ".ntsm";
+    /** The Maven coordinates ({@code groupId:artifactId}, same version as this module) of the jar holding it. */
+    public static final String BUNDLED_ARTIFACT = "dev.neuraltext:neural-text-static-model";
 
     private static final Logger LOG = LoggerFactory.getLogger(StaticEmbedder.class);
 
@@ -92,10 +96,11 @@ public final class StaticEmbedder implements Embedder, AutoCloseable {
     }
 
     /**
-     * The bundled model ({@value #BUNDLED_MODEL_NAME}, {@value #BUNDLED_DIMENSION} dimensions) from this module's
-     * classpath resource {@value #BUNDLED_RESOURCE}.
+     * The bundled model ({@value #BUNDLED_MODEL_NAME}, {@value #BUNDLED_DIMENSION} dimensions) from the classpath
+     * resource {@value #BUNDLED_RESOURCE} of the artifact {@value #BUNDLED_ARTIFACT}.
      *
-     * @throws NonRetriableNeuralTextException if the resource is missing or damaged
+     * @throws NonRetriableNeuralTextException naming the artifact to add if the resource is not on the class path,
+     *                                         or if it is damaged
      */
     public static StaticEmbedder bundled() {
         return bundled(Tokenization.JAVA_IF_SUPPORTED);
@@ -103,12 +108,17 @@ public final class StaticEmbedder implements Embedder, AutoCloseable {
 
     /** {@link #bundled()} with the given tokenizer choice. */
     static StaticEmbedder bundled(Tokenization tokenization) {
+        return bundled(StaticEmbedder.class.getClassLoader(), tokenization);
+    }
+
+    /** {@link #bundled()} from the class path of {@code loader}. */
+    static StaticEmbedder bundled(ClassLoader loader, Tokenization tokenization) {
         byte[] bytes;
-        try (InputStream in = StaticEmbedder.class.getClassLoader().getResourceAsStream(BUNDLED_RESOURCE)) {
+        try (InputStream in = loader.getResourceAsStream(BUNDLED_RESOURCE)) {
             if (in == null) {
                 throw new NonRetriableNeuralTextException("the static model resource " + BUNDLED_RESOURCE
-                        + " is not on the classpath: use the neural-text-onnx jar as built, or load a file with"
-                        + " StaticEmbedder.load(path)", null);
+                        + " is not on the class path: add the Maven artifact " + BUNDLED_ARTIFACT + " (the version of"
+                        + " neural-text-onnx) to your build, or load a model file with StaticEmbedder.load(path)", null);
             }
             bytes = in.readAllBytes();
         } catch (IOException e) {

@@ -22,6 +22,19 @@ class EmbeddingPresetTest {
     }
 
     @Test
+    void eachPresetNamesTheJarItsModelIsIn() {
+        // every preset artifact is an (optional) dependency of this module, so all are on the test class path
+        for (EmbeddingPreset p : EmbeddingPreset.values()) {
+            assertThat(p.onClassPath()).as(p.id()).isTrue();
+            String[] gav = p.artifact().split(":");
+            assertThat(p.jarName()).isEqualTo(gav[1] + "-" + gav[2] + ".jar");
+            java.net.URL model = EmbeddingPreset.class.getClassLoader().getResource(p.modelResource());
+            assertThat(model.toString()).as(p.id()).startsWith("jar:").endsWith("/" + p.jarName() + "!/"
+                    + p.modelResource());
+        }
+    }
+
+    @Test
     void poolingAndPrefixesAreTheModelsOwn() {
         assertThat(EmbeddingPreset.BGE_SMALL_EN_V15.pooling()).isEqualTo(OnnxEmbedder.Pooling.CLS);
         assertThat(EmbeddingPreset.BGE_SMALL_EN_V15.queryPrefix())

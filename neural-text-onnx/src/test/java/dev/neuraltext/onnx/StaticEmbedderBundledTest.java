@@ -49,6 +49,25 @@ class StaticEmbedderBundledTest {
     }
 
     @Test
+    void theModelComesFromItsOwnArtifactNotFromThisModule() throws Exception {
+        java.net.URL resource = StaticEmbedder.class.getClassLoader().getResource(StaticEmbedder.BUNDLED_RESOURCE);
+        assertThat(resource).as(StaticEmbedder.BUNDLED_RESOURCE).isNotNull();
+        String onnxModule = StaticEmbedder.class.getProtectionDomain().getCodeSource().getLocation().toString();
+        assertThat(resource.toString()).contains("neural-text-static-model").doesNotStartWith(onnxModule);
+    }
+
+    @Test
+    void withoutItsArtifactTheBundledModelNamesTheArtifactToAdd() {
+        ClassLoader withoutTheModel = new ClassLoader(null) {
+        };
+        assertThatThrownBy(() -> StaticEmbedder.bundled(withoutTheModel, StaticEmbedder.Tokenization.JAVA_IF_SUPPORTED))
+                .isInstanceOf(dev.neuraltext.NonRetriableNeuralTextException.class)
+                .hasMessageContaining(StaticEmbedder.BUNDLED_RESOURCE)
+                .hasMessageContaining("add the Maven artifact dev.neuraltext:neural-text-static-model")
+                .hasMessageContaining("StaticEmbedder.load(path)");
+    }
+
+    @Test
     void aLargeCallEmbedsInParallelAsOneTextAtATime() {
         List<String> texts = new java.util.ArrayList<>();
         for (int i = 0; i < 300; i++) {

@@ -1,6 +1,7 @@
 package dev.neuraltext.cli.eval;
 
 import dev.neuraltext.chunk.ChunkInput;
+import dev.neuraltext.cli.install.ModelJars;
 import dev.neuraltext.encode.Embedder;
 import dev.neuraltext.encode.Reranker;
 import dev.neuraltext.encode.SparseEncoder;
@@ -139,6 +140,16 @@ final class EvalHarness {
 
     private EvalReport doRun() {
         Instant started = Instant.now();
+        // what this run needs beyond the installation's models, said before any work starts
+        if (settings.peers().contains("langchain4j-minilm")) {
+            ModelJars.require(EmbeddingPreset.ALL_MINILM_L6_V2.id(), "the langchain4j-minilm peer");
+        }
+        if (settings.previousDefault()) {
+            ModelJars.require(EmbeddingPreset.ALL_MINILM_L6_V2.id(), "--previous-default");
+        }
+        if (settings.dense()) {
+            ModelJars.require(settings.model(), null);
+        }
         EvalDataset dataset = BeirDataset.loader(settings.dataset()).split(settings.split()).load();
         log.println(dataset.summary());
         dataset.warnings().forEach(w -> log.println("warning: " + w));

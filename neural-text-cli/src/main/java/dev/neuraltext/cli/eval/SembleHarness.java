@@ -2,6 +2,7 @@ package dev.neuraltext.cli.eval;
 
 import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.chunk.ChunkMetadata;
+import dev.neuraltext.cli.install.ModelJars;
 import dev.neuraltext.encode.Embedder;
 import dev.neuraltext.eval.EvalDocument;
 import dev.neuraltext.eval.RetrievedSpan;
@@ -13,7 +14,6 @@ import dev.neuraltext.ingest.DirectoryIngestor;
 import dev.neuraltext.ingest.IncrementalIndexer;
 import dev.neuraltext.ingest.IndexManifest;
 import dev.neuraltext.ingest.IndexUpdate;
-import dev.neuraltext.onnx.DenseModels;
 import dev.neuraltext.retrieve.DenseBackfill;
 import dev.neuraltext.retrieve.HybridCaseRetriever;
 import dev.neuraltext.retrieve.RepositoryRanking;
@@ -114,7 +114,7 @@ public final class SembleHarness {
      * {@link EmbeddingCache} under {@code cacheDir} (null: memory only), then closes the model.
      */
     public static <T> T withEmbedder(String model, Path cacheDir, Function<EmbeddingCache, T> task) {
-        Embedder loaded = model == null ? null : DenseModels.load(model);
+        Embedder loaded = model == null ? null : ModelJars.load(model);
         try {
             return task.apply(loaded == null ? null : new EmbeddingCache(loaded, cacheDir));
         } finally {

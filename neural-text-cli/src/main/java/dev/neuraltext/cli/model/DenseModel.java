@@ -1,5 +1,7 @@
 package dev.neuraltext.cli.model;
 
+import dev.neuraltext.NonRetriableNeuralTextException;
+import dev.neuraltext.cli.install.ModelJars;
 import dev.neuraltext.encode.Embedder;
 import dev.neuraltext.onnx.DenseModels;
 import java.io.PrintStream;
@@ -12,13 +14,18 @@ import java.util.Optional;
  */
 public final class DenseModel {
 
-    /** The preset used when {@code --model} is not given: bge-small-en-v1.5, int8 (chosen by measurement). */
-    public static final String DEFAULT_MODEL = "bge-small-en-v1.5-q";
+    /**
+     * The preset used when {@code --model} is not given: bge-small-en-v1.5, int8 (chosen by measurement), the one the
+     * installation bundles.
+     */
+    public static final String DEFAULT_MODEL = ModelJars.BUNDLED_PRESET;
 
     /** The {@code --model} help text. */
     public static final String MODEL_HELP = "Dense model preset: bge-small-en-v1.5-q (default), bge-small-en-v1.5, "
             + "all-minilm-l6-v2, all-minilm-l6-v2-q, e5-small-v2, static-code (static word-piece vectors distilled from "
-            + "bge-small, no transformer at run time; opt-in, see the README).";
+            + "bge-small, no transformer at run time; opt-in, see the README). The installation bundles the default "
+            + "and static-code; another preset is its jar copied into the installation's models/ folder (see "
+            + "models/README.txt there).";
 
     private DenseModel() {
     }
@@ -47,16 +54,33 @@ public final class DenseModel {
     /**
      * The embedder of {@code preset} (null: {@link #DEFAULT_MODEL}), or null (with a note on {@code err}) when the
      * ONNX module, its native library or the model resources are missing: the CLI then carries on with BM25 alone.
+     *
+     * @throws NonRetriableNeuralTextException saying which jar to add, where and how, when {@code preset} is not
+     *                       null and not installed
      */
     public static Embedder loadOrNull(PrintStream err, String preset) {
+        requireInstalled(preset); // a model asked for by name, or the index's own: not BM25 alone
         try {
-            return DenseModels.load(preset == null ? DEFAULT_MODEL : preset);
+            return ModelJars.load(preset == null ? DEFAULT_MODEL : preset);
         } catch (NoClassDefFoundError e) {
             err.println("note: the ONNX module is not on the class path; continuing with BM25 only");
         } catch (LinkageError | RuntimeException e) {
             err.println("note: the dense model could not be loaded (" + firstLine(e) + "); continuing with BM25 only");
         }
         return null;
+    }
+
+    /**
+     * Checks that {@code preset} (null: the default, not checked) is part of the installation.
+     *
+     * @throws NonRetriableNeuralTextException (exit 1) saying which jar to add, where and how
+     */
+    public static void requireInstalled(String preset) {
+        if (preset != null) {
+            ModelJars.missing(preset, null).ifPresent(m -> {
+                throw new NonRetriableNeuralTextException(m, null);
+            });
+        }
     }
 
     /** Closes {@code embedder} when it is closeable; a failure is said on stderr, the run's result stands. */
