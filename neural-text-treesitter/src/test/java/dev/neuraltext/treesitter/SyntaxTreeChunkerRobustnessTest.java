@@ -145,13 +145,16 @@ class SyntaxTreeChunkerRobustnessTest {
         String[][] pairs = {{"{", "}"}, {"(", ")"}, {"[", "]"}, {"do\n", "end\n"}, {"class X {\n", "}\n"},
                 {"def f():\n" + " ", "\n"}};
         StringBuilder open = new StringBuilder();
-        StringBuilder close = new StringBuilder();
+        String[] closers = new String[depth];
         for (int i = 0; i < depth; i++) {
             String[] p = pairs[random.nextInt(pairs.length)];
             open.append(p[0]);
-            close.insert(0, random.nextInt(10) == 0 ? "" : p[1]);
+            closers[i] = random.nextInt(10) == 0 ? "" : p[1];
         }
-        return open.append(close).toString();
+        for (int i = depth - 1; i >= 0; i--) { // innermost first (was an insert at 0 each time: quadratic)
+            open.append(closers[i]);
+        }
+        return open.toString();
     }
 
     private static String fragments(Random random, int n) {
