@@ -43,9 +43,21 @@ final class QdrantCalls {
 
     /** The exception for a failed call. */
     static NeuralTextException failure(Throwable cause, String operation, String collection) {
+        return failure(cause, operation, collection, 1);
+    }
+
+    /**
+     * The exception for a call that failed {@code attempts} times, the last time with {@code cause}. A NOT_FOUND says
+     * what usually causes it: the collection was deleted, or the server restarted without persistence.
+     */
+    static NeuralTextException failure(Throwable cause, String operation, String collection, int attempts) {
         Status status = Status.fromThrowable(cause);
-        String message = "Qdrant " + operation + " on collection '" + collection + "' failed: " + status.getCode()
-                + (status.getDescription() == null ? "" : " (" + status.getDescription() + ")");
+        String message = "Qdrant " + operation + " on collection '" + collection + "' failed"
+                + (attempts > 1 ? " after " + attempts + " attempts" : "") + ": " + status.getCode()
+                + (status.getDescription() == null ? "" : " (" + status.getDescription() + ")")
+                + (status.getCode() == Status.Code.NOT_FOUND ? "; if the collection is gone (deleted, or the server"
+                        + " restarted without persistence), build the store again to re-create it and index again"
+                        : "");
         return RETRIABLE.contains(status.getCode())
                 ? new RetriableNeuralTextException(message, cause)
                 : new NonRetriableNeuralTextException(message, cause);

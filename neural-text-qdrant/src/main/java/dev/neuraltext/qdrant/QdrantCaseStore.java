@@ -61,9 +61,10 @@ import java.util.UUID;
  *
  * <h2>Search</h2>
  * With {@link FusionMethod.Rrf} and equal weights on the legs that run (the default), a search is ONE {@code query}
- * call: one prefetch per leg ({@code dense}, {@code sparse}, {@code bm25}), each with the translated filter and limit
- * {@link HybridQuery#legLimit()}, fused by Qdrant's RRF with {@code k = rrfK + 1}
- * (Qdrant counts ranks from 0 and defaults to k = 2), which reproduces the embedded store's sums exactly; the fused
+ * call (plus the read of the collection's info sent alongside it, see <em>Completion marker</em>): one prefetch per
+ * leg ({@code dense}, {@code sparse}, {@code bm25}), each with the translated filter and limit
+ * {@link HybridQuery#legLimit()}, fused by Qdrant's RRF with {@code k = rrfK + 1} (Qdrant counts ranks from 0 and
+ * defaults to k = 2), which reproduces the embedded store's sums exactly; the fused
  * score is then divided by {@link RrfFusion#maxScore} so that it lands on the scale of {@link FusionMethod} (Qdrant
  * sums in 32-bit floats: relative error about 1e-7). Per-leg ranks and scores are absent from the hits unless
  * {@link HybridQuery#explain()} is set: then the legs also run as separate queries in the same {@code query_batch}
@@ -96,10 +97,26 @@ import java.util.UUID;
  * must close it after the store. Every call has the {@link Builder#timeout(Duration)} deadline. Failures become
  * {@link dev.neuraltext.RetriableNeuralTextException} for UNAVAILABLE, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED and
  * ABORTED, {@link NonRetriableNeuralTextException} otherwise, each naming the operation and the collection, with the
- * gRPC exception as cause. Upserts are sent in batches of {@link Builder#upsertBatchSize(int)} with {@code wait=true};
- * a failure names the batch, and repeating the whole upsert is safe.
+ * gRPC exception as cause. Writes and the collection setup repeat a call that failed retriably, with bounded
+ * exponential backoff ({@link Builder#retries(int, Duration, Duration)}); searches and counts are not repeated. Upserts
+ * are sent in batches of {@link Builder#upsertBatchSize(int)} with {@code wait=true}; a failure names the batch, the
+ * number of attempts and the last status, and repeating the whole upsert is safe (same point ids, no duplicates).
  *
- * <p>Thread-safe: concurrent searches and writes may share one instance (the gRPC client is thread-safe).
+ * <h2>Completion marker</h2>
+ * The collection metadata {@code neural_text_state} says whether every write finished. A collection the store creates
+ * starts {@code complete}; a write run sets it to {@code writing} before its first request and back to
+ * {@code complete} only after its last one succeeded. A run is an {@link #beginIndexRun() index run} or, outside one,
+ * each {@link #upsert}, {@link #delete} and {@link #deleteWhere} call (two more calls each: use a run around an index
+ * of many calls). So a run that fails half way, or a process killed in one, leaves the collection marked
+ * {@code writing}, and every search (from any process) then fails with a
+ * {@link dev.neuraltext.RetriableNeuralTextException} saying so instead of answering from part of an index; a collection without the marker (from another tool or an
+ * older version) is refused until an index run completes on it. Each search reads the collection's info alongside its
+ * query (one more call, no added wait) and also refuses a collection whose vectors were re-created with another size
+ * or distance, naming both. A search that overlaps a write may see part of it, as with any store that is written
+ * while it serves.
+ *
+ * <p>Thread-safe: concurrent searches and writes may share one instance (the gRPC client is thread-safe); one writer
+ * at a time.
  */
 public final class QdrantCaseStore implements CaseStore {
 
@@ -153,7 +170,7 @@ public final class QdrantCaseStore implements CaseStore {
         if (b.bm25AverageLengthSet) {
             options.put("avg_len", Value.newBuilder().setDoubleValue(b.bm25AverageLength).build());
         }
-        QdrantTarget target = new QdrantTarget(client, b.collection, b.timeout);
+        QdrantTarget target = b.target(client);
         QdrantVectors vectors = new QdrantVectors(b.denseDimension, b.bm25Mode, bm25Encoder, options);
         this.writer = new QdrantWriter(target, vectors, b.batchSize);
         this.search = new QdrantSearch(target, vectors, b.serverSideWeightedRrf);
@@ -186,6 +203,18 @@ public final class QdrantCaseStore implements CaseStore {
     public static UUID pointId(String chunkId) {
         Checks.notBlank(chunkId, "chunkId");
         return UUID.nameUUIDFromBytes(chunkId.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Opens an index run: marks the collection incomplete now, so that searches refuse it, and complete only when
+     * {@link QdrantIndexRun#complete()} is called after every write of the run succeeded. Writes outside a run are
+     * each a run of their own; use one around an index of many calls, so that no search answers between two of them.
+     *
+     * @throws IllegalStateException if a run is already open on this store
+     * @throws NeuralTextException   if the marker cannot be written
+     */
+    public QdrantIndexRun beginIndexRun() {
+        return writer.beginRun();
     }
 
     @Override
@@ -248,13 +277,20 @@ public final class QdrantCaseStore implements CaseStore {
                 + bm25Mode + "]";
     }
 
+    /** Waits between two attempts of a call; an interrupt ends the retries. */
+    @FunctionalInterface
+    public interface Sleeper {
+        /** Returns after {@code duration}, or throws when interrupted. */
+        void sleep(Duration duration) throws InterruptedException;
+    }
+
     /**
      * Configures a {@link QdrantCaseStore}. Defaults: host {@code localhost}, port 6334 (gRPC), no TLS, no API key,
      * timeout 30 s per call, no dense vector (dimension 0), {@link Bm25Mode#CLIENT_SIDE} with {@link Bm25Params#defaults()}
      * and field average lengths {@link #DEFAULT_BM25_FIELD_AVERAGE_LENGTHS} (others 48.4), 1 shard, replication factor 1, write consistency factor 1, keyword
      * indexes on {@link #DEFAULT_INDEXED_FIELDS}, upsert batches of 64 points, create the collection when missing, never
-     * drop an incompatible one, client-side fusion for RRF with unequal weights, check the server version. The
-     * collection name is required.
+     * drop an incompatible one, client-side fusion for RRF with unequal weights, check the server version, retry
+     * writes and setup calls up to 6 times from 200 ms to 10 s apart. The collection name is required.
      * Not thread-safe; {@link #build()} may be called more than once.
      */
     public static final class Builder {
@@ -280,6 +316,10 @@ public final class QdrantCaseStore implements CaseStore {
         private boolean recreateIncompatible;
         private boolean serverSideWeightedRrf;
         private boolean checkServerVersion = true;
+        private int maxAttempts = 6;
+        private Duration initialDelay = Duration.ofMillis(200);
+        private Duration maxDelay = Duration.ofSeconds(10);
+        private Sleeper sleeper = d -> Thread.sleep(d.toMillis());
 
         private Builder() {
         }
@@ -417,6 +457,38 @@ public final class QdrantCaseStore implements CaseStore {
             return this;
         }
 
+        /**
+         * How a write or setup call that fails with UNAVAILABLE, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED or ABORTED is
+         * repeated: at most {@code maxAttempts} calls in all, waiting {@code initialDelay} after the first failure and
+         * twice as long after each next one, never more than {@code maxDelay} (default 6 attempts, 200 ms, 10 s: about
+         * 6 s of waiting in all). {@code maxAttempts} 1 turns retries off. Other statuses are never repeated, nor are
+         * searches and counts.
+         */
+        public Builder retries(int maxAttempts, Duration initialDelay, Duration maxDelay) {
+            Checks.positive(maxAttempts, "maxAttempts");
+            Objects.requireNonNull(initialDelay, "initialDelay");
+            Objects.requireNonNull(maxDelay, "maxDelay");
+            if (initialDelay.isNegative() || maxDelay.compareTo(initialDelay) < 0) {
+                throw new IllegalArgumentException("retry delays must satisfy 0 <= initialDelay <= maxDelay, got "
+                        + initialDelay + " and " + maxDelay);
+            }
+            this.maxAttempts = maxAttempts;
+            this.initialDelay = initialDelay;
+            this.maxDelay = maxDelay;
+            return this;
+        }
+
+        /** What waits between two attempts of a call (default {@link Thread#sleep}); tests pass a recording one. */
+        public Builder sleeper(Sleeper sleeper) {
+            this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+            return this;
+        }
+
+        QdrantTarget target(QdrantClient c) {
+            return new QdrantTarget(c, collection, timeout, new QdrantRetry(maxAttempts, initialDelay, maxDelay,
+                    sleeper));
+        }
+
         /** Points per upsert request (default 64). */
         public Builder upsertBatchSize(int size) {
             this.batchSize = Checks.positive(size, "upsertBatchSize");
@@ -484,7 +556,7 @@ public final class QdrantCaseStore implements CaseStore {
             }
             QdrantCaseStore store = new QdrantCaseStore(this, c, owns);
             try {
-                new QdrantCollectionSetup(new QdrantTarget(c, collection, timeout), new QdrantCollectionSetup.Settings(
+                new QdrantCollectionSetup(target(c), new QdrantCollectionSetup.Settings(
                         denseDimension, shards, replicationFactor, writeConsistencyFactor, indexedFields,
                         createIfMissing, recreateIncompatible, serverSideWeightedRrf, checkServerVersion))
                         .ensureCollection();

@@ -3,6 +3,7 @@ package dev.neuraltext.qdrant;
 import dev.neuraltext.NeuralTextException;
 import dev.neuraltext.NonRetriableNeuralTextException;
 import io.grpc.Status;
+import io.qdrant.client.grpc.Collections;
 import io.qdrant.client.grpc.Collections.CollectionInfo;
 import io.qdrant.client.grpc.Points.FieldType;
 import io.qdrant.client.grpc.Points;
@@ -45,7 +46,7 @@ final class QdrantCollectionSetup {
             checkServerVersion();
         }
         String collection = target.collection();
-        boolean exists = target.await(target.client().collectionExistsAsync(collection, target.timeout()),
+        boolean exists = target.repeatable(() -> target.client().collectionExistsAsync(collection, target.timeout()),
                 "collection_exists");
         if (!exists) {
             if (!settings.createIfMissing()) {
@@ -58,8 +59,8 @@ final class QdrantCollectionSetup {
             }
             // Someone else created it meanwhile: verify it like any existing collection.
         }
-        CollectionInfo info = target.await(target.client().getCollectionInfoAsync(collection, target.timeout()),
-                "get collection info");
+        CollectionInfo info = target.repeatable(() -> target.client().getCollectionInfoAsync(collection,
+                target.timeout()), "get collection info");
         List<String> diffs = QdrantSchema.differences(info, settings.denseDimension());
         if (!diffs.isEmpty()) {
             if (!settings.recreateIncompatible()) {
@@ -70,13 +71,17 @@ final class QdrantCollectionSetup {
             }
             LOG.warn("dropping incompatible Qdrant collection '{}' ({}) as recreateIncompatibleCollection is set",
                     collection, String.join("; ", diffs));
-            target.await(target.client().deleteCollectionAsync(collection, target.timeout()),
+            target.repeatable(() -> target.client().deleteCollectionAsync(collection, target.timeout()),
                     "delete incompatible collection");
             create();
             createPayloadIndexes(Set.of());
             return;
         }
         createPayloadIndexes(info.getPayloadSchemaMap().keySet());
+        if (QdrantCompletion.state(info) == null && info.getPointsCount() == 0) {
+            // an empty collection from an older version or another tool: nothing in it can be half written
+            QdrantCompletion.mark(target, QdrantCompletion.COMPLETE, "an empty collection without a marker");
+        }
     }
 
     /**
@@ -85,7 +90,8 @@ final class QdrantCollectionSetup {
      * A version string that does not parse is accepted with a warning.
      */
     private void checkServerVersion() {
-        String version = target.await(target.client().healthCheckAsync(target.timeout()), "health_check").getVersion();
+        String version = target.repeatable(() -> target.client().healthCheckAsync(target.timeout()), "health_check")
+                .getVersion();
         int[] v = parseVersion(version);
         if (v == null) {
             LOG.warn("cannot parse Qdrant server version '{}'; assuming it supports RRF with k", version);
@@ -122,9 +128,11 @@ final class QdrantCollectionSetup {
     /** Creates the collection; false when it already existed (created concurrently). */
     private boolean create() {
         try {
-            target.await(target.client().createCollectionAsync(QdrantSchema.create(target.collection(),
+            Collections.CreateCollection request = QdrantSchema.create(target.collection(),
                     settings.denseDimension(), settings.shards(), settings.replicationFactor(),
-                    settings.writeConsistencyFactor()), target.timeout()), "create collection");
+                    settings.writeConsistencyFactor());
+            target.repeatable(() -> target.client().createCollectionAsync(request, target.timeout()),
+                    "create collection");
             return true;
         } catch (NeuralTextException e) {
             // Qdrant answers ALREADY_EXISTS (older servers: INVALID_ARGUMENT "... already exists!")
@@ -148,7 +156,7 @@ final class QdrantCollectionSetup {
                     .setFieldName(field)
                     .setFieldType(FieldType.FieldTypeKeyword)
                     .build();
-            target.await(target.client().createPayloadIndexAsync(request, target.timeout()),
+            target.repeatable(() -> target.client().createPayloadIndexAsync(request, target.timeout()),
                     "create keyword payload index on '" + field + "'");
         }
     }

@@ -25,7 +25,8 @@ final class QdrantSchema {
 
     /**
      * Named dense vector {@value #DENSE} (cosine, {@code dimension}; absent when 0), sparse vectors {@value #SPARSE} and
-     * {@value #BM25}, the latter with {@code Modifier.Idf}.
+     * {@value #BM25}, the latter with {@code Modifier.Idf}; its completion marker says complete, as an empty collection
+     * is ({@link QdrantCompletion}).
      */
     static CreateCollection create(String collection, int dimension, int shards, int replication,
             int writeConsistency) {
@@ -44,18 +45,23 @@ final class QdrantSchema {
                 .setShardNumber(shards)
                 .setReplicationFactor(replication)
                 .setWriteConsistencyFactor(writeConsistency)
+                .putAllMetadata(QdrantCompletion.metadata(QdrantCompletion.COMPLETE))
                 .build();
     }
 
-    /** What keeps {@code info} from serving this store; empty when compatible. Extra vectors are fine. */
+    /**
+     * What keeps {@code info} from serving this store, each difference with the expected and the found value of the
+     * named vector; empty when compatible. Extra vectors are fine.
+     */
     static List<String> differences(CollectionInfo info, int dimension) {
         List<String> diffs = new ArrayList<>();
         var params = info.getConfig().getParams();
         if (dimension > 0) {
             VectorsConfig vc = params.getVectorsConfig();
             if (vc.hasParams()) {
-                diffs.add("dense vector is unnamed (size " + vc.getParams().getSize() + "), expected a named vector '"
-                        + DENSE + "'");
+                diffs.add("dense vector is unnamed (dimension " + vc.getParams().getSize() + ", "
+                        + vc.getParams().getDistance() + "), expected a named vector '" + DENSE + "' (dimension "
+                        + dimension + ", Cosine)");
             } else {
                 VectorParams dense = vc.getParamsMap().getMapMap().get(DENSE);
                 if (dense == null) {
@@ -73,8 +79,11 @@ final class QdrantSchema {
             }
         }
         Map<String, SparseVectorParams> sparse = params.getSparseVectorsConfig().getMapMap();
-        if (!sparse.containsKey(SPARSE)) {
+        SparseVectorParams splade = sparse.get(SPARSE);
+        if (splade == null) {
             diffs.add("sparse vector '" + SPARSE + "' is missing");
+        } else if (splade.getModifier() == Modifier.Idf) {
+            diffs.add("sparse vector '" + SPARSE + "' has modifier Idf, expected None (SPLADE weights are final)");
         }
         SparseVectorParams bm25 = sparse.get(BM25);
         if (bm25 == null) {

@@ -8,6 +8,7 @@ import dev.neuraltext.fusion.LegResult;
 import dev.neuraltext.fusion.LegScore;
 import dev.neuraltext.search.HybridQuery;
 import dev.neuraltext.search.SearchHit;
+import io.qdrant.client.grpc.Collections.CollectionInfo;
 import io.qdrant.client.grpc.Common.Filter;
 import io.qdrant.client.grpc.Common.PointId;
 import io.qdrant.client.grpc.Points.GetPoints;
@@ -28,10 +29,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.Future;
 
 /**
  * The search of {@link QdrantCaseStore}: server-side RRF in one {@code query} call where Qdrant's arithmetic equals
- * ours, the legs in one {@code query_batch} call fused in Java otherwise (see the store's class documentation).
+ * ours, the legs in one {@code query_batch} call fused in Java otherwise (see the store's class documentation). Each
+ * search reads the collection's info alongside and answers only when the collection is laid out for this store and
+ * whole ({@link QdrantCompletion}); it is not repeated on failure, so it fails at once with a clear error instead.
  * Thread-safe.
  */
 final class QdrantSearch {
@@ -66,10 +70,23 @@ final class QdrantSearch {
         Map<Leg, QdrantVectors.LegInput> inputs = vectors.query(query);
         FusionMethod fusion = query.fusion();
         boolean uniform = fusion instanceof FusionMethod.Rrf && uniformPositiveWeights(fusion, legs);
-        if (fusion instanceof FusionMethod.Rrf && (uniform || serverSideWeightedRrf)) {
-            return serverFused(query, (FusionMethod.Rrf) fusion, uniform, inputs, filter);
+        boolean serverSide = fusion instanceof FusionMethod.Rrf && (uniform || serverSideWeightedRrf);
+        if (serverSide && inputs.isEmpty()) {
+            return List.of(); // every leg had an empty query vector: nothing can match, nothing is asked
         }
-        return clientFused(query, inputs, filter);
+        // The collection's state is read alongside the search (no added latency) and decides whether its hits count.
+        Future<CollectionInfo> state = target.client().getCollectionInfoAsync(target.collection(), target.timeout());
+        List<SearchHit> hits;
+        try {
+            hits = serverSide ? serverFused(query, (FusionMethod.Rrf) fusion, uniform, inputs, filter)
+                    : clientFused(query, inputs, filter);
+        } catch (RuntimeException e) {
+            state.cancel(true);
+            throw e;
+        }
+        CollectionInfo info = target.await(state, "get collection info (whether it is whole, read with each search)");
+        QdrantCompletion.requireSearchable(info, target.collection(), vectors.denseDimension());
+        return hits;
     }
 
     private static boolean uniformPositiveWeights(FusionMethod fusion, Set<Leg> legs) {
@@ -87,9 +104,6 @@ final class QdrantSearch {
 
     private List<SearchHit> serverFused(HybridQuery query, FusionMethod.Rrf rrf, boolean uniform,
             Map<Leg, QdrantVectors.LegInput> inputs, Filter filter) {
-        if (inputs.isEmpty()) {
-            return List.of(); // every leg had an empty query vector: nothing can match
-        }
         Points.Rrf.Builder rrfMessage = Points.Rrf.newBuilder().setK(QdrantRrf.serverK(rrf.k()));
         QueryPoints.Builder fused = QueryPoints.newBuilder()
                 .setCollectionName(target.collection())

@@ -38,8 +38,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * request (and the size of every response) and answers realistically for one collection: create/exists/get/delete of
  * the collection, payload indexes, upsert, delete by id, count (of all points), get, and query / query_batch with
  * nearest (dense cosine, sparse dot product with the IDF modifier) and Qdrant's RRF formula over prefetches. Filters
- * are evaluated with {@link QdrantSemantics}; server-side inference ({@code Document}) returns no hits. Failures can be
- * injected per method.
+ * are evaluated with {@link QdrantSemantics}; server-side inference ({@code Document}) returns no hits. Collection
+ * metadata is kept and merged as Qdrant 1.16 does; calls on a missing collection answer NOT_FOUND. Failures can be
+ * injected per method, or by the number of a call among all calls ({@link #faults}: a status for some calls, a call
+ * applied but answered with an error, a restart that keeps or loses the state).
  */
 final class FakeQdrant implements AutoCloseable {
 
@@ -59,6 +61,11 @@ final class FakeQdrant implements AutoCloseable {
     /** When set, collection_exists answers false once (another client creates the collection meanwhile). */
     volatile boolean existsLiesOnce;
     final Map<String, PayloadSchemaInfo> payloadSchema = new LinkedHashMap<>();
+    /** The collection metadata (merged by update, as Qdrant does). */
+    final Map<String, Value> metadata = new LinkedHashMap<>();
+    /** Faults by the 1-based number of a call among all calls. */
+    final FaultPlan faults = new FaultPlan();
+    private final AtomicInteger allCalls = new AtomicInteger();
     final Map<String, PointStruct> points = new LinkedHashMap<>();
 
     private final AtomicInteger writes = new AtomicInteger();
@@ -124,9 +131,37 @@ final class FakeQdrant implements AutoCloseable {
         return out;
     }
 
-    /** Pretends an existing collection with this creation request (e.g. an incompatible one). */
-    void preexisting(Collections.CreateCollection collection) {
+    /** Pretends an existing collection with this creation request (e.g. an incompatible one) and its metadata. */
+    synchronized void preexisting(Collections.CreateCollection collection) {
         created = collection;
+        metadata.clear();
+        metadata.putAll(collection.getMetadataMap());
+    }
+
+    /** The completion marker's value, or null. */
+    synchronized String marker() {
+        Value v = metadata.get(QdrantCompletion.KEY);
+        return v == null ? null : v.getStringValue();
+    }
+
+    /** The number of calls answered (or refused) so far. */
+    int callCount() {
+        return allCalls.get();
+    }
+
+    /** What a delete does, and a restart without persistence: the collection and everything in it are gone. */
+    private synchronized void dropCollection() {
+        writes.incrementAndGet();
+        created = null;
+        points.clear();
+        payloadSchema.clear();
+        metadata.clear();
+    }
+
+    private void requireCollection(String name) {
+        if (created == null) {
+            throw Status.NOT_FOUND.withDescription("Collection `" + name + "` doesn't exist!").asRuntimeException();
+        }
     }
 
     @Override
@@ -147,20 +182,40 @@ final class FakeQdrant implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        FaultPlan.Fault planned = faults.at(allCalls.incrementAndGet());
+        if (planned != null && planned.loseState()) {
+            dropCollection();
+        }
         Status failure = failures.get(method);
         int n = callCounts.computeIfAbsent(method, m -> new AtomicInteger()).incrementAndGet();
         Map.Entry<Integer, Status> nth = failOnCall.get(method);
         if (failure == null && nth != null && nth.getKey() == n) {
             failure = nth.getValue();
         }
-        if (failure != null) {
+        boolean applyFirst = false;
+        if (failure == null && planned != null && planned.status() != null) {
+            failure = planned.status();
+            applyFirst = planned.applied();
+        }
+        if (failure != null && !applyFirst) {
             calls.add(new Call(method, request, request.getSerializedSize(), 0));
             observer.onError(failure.asRuntimeException());
             return;
         }
         T r;
-        synchronized (this) {
-            r = response.get();
+        try {
+            synchronized (this) {
+                r = response.get();
+            }
+        } catch (io.grpc.StatusRuntimeException e) {
+            calls.add(new Call(method, request, request.getSerializedSize(), 0));
+            observer.onError(e);
+            return;
+        }
+        if (failure != null) { // applied, but the answer is lost (a deadline, a dropped connection)
+            calls.add(new Call(method, request, request.getSerializedSize(), 0));
+            observer.onError(failure.asRuntimeException());
+            return;
         }
         calls.add(new Call(method, request, request.getSerializedSize(), r.getSerializedSize()));
         observer.onNext(r);
@@ -203,13 +258,23 @@ final class FakeQdrant implements AutoCloseable {
         @Override
         public void create(Collections.CreateCollection request,
                 StreamObserver<Collections.CollectionOperationResponse> observer) {
-            if (created != null && !failures.containsKey("create")) {
-                calls.add(new Call("create", request, request.getSerializedSize(), 0));
-                observer.onError(Status.ALREADY_EXISTS.withDescription("Collection exists").asRuntimeException());
-                return;
-            }
             answer("create", request, observer, () -> {
+                if (created != null) {
+                    throw Status.ALREADY_EXISTS.withDescription("Collection exists").asRuntimeException();
+                }
                 created = request;
+                metadata.clear();
+                metadata.putAll(request.getMetadataMap());
+                return Collections.CollectionOperationResponse.newBuilder().setResult(true).build();
+            });
+        }
+
+        @Override
+        public void update(Collections.UpdateCollection request,
+                StreamObserver<Collections.CollectionOperationResponse> observer) {
+            answer("updateCollection", request, observer, () -> {
+                requireCollection(request.getCollectionName());
+                metadata.putAll(request.getMetadataMap());
                 return Collections.CollectionOperationResponse.newBuilder().setResult(true).build();
             });
         }
@@ -218,10 +283,7 @@ final class FakeQdrant implements AutoCloseable {
         public void delete(Collections.DeleteCollection request,
                 StreamObserver<Collections.CollectionOperationResponse> observer) {
             answer("deleteCollection", request, observer, () -> {
-                writes.incrementAndGet();
-                created = null;
-                points.clear();
-                payloadSchema.clear();
+                dropCollection();
                 return Collections.CollectionOperationResponse.newBuilder().setResult(true).build();
             });
         }
@@ -229,21 +291,20 @@ final class FakeQdrant implements AutoCloseable {
         @Override
         public void get(Collections.GetCollectionInfoRequest request,
                 StreamObserver<Collections.GetCollectionInfoResponse> observer) {
-            if (created == null) {
-                calls.add(new Call("getCollection", request, request.getSerializedSize(), 0));
-                observer.onError(Status.NOT_FOUND.withDescription("Collection not found").asRuntimeException());
-                return;
-            }
-            answer("getCollection", request, observer, () -> Collections.GetCollectionInfoResponse.newBuilder()
-                    .setResult(CollectionInfo.newBuilder()
-                            .setStatus(Collections.CollectionStatus.Green)
-                            .setPointsCount(points.size())
-                            .putAllPayloadSchema(payloadSchema)
-                            .setConfig(CollectionConfig.newBuilder().setParams(CollectionParams.newBuilder()
-                                    .setShardNumber(created.getShardNumber())
-                                    .setVectorsConfig(created.getVectorsConfig())
-                                    .setSparseVectorsConfig(created.getSparseVectorsConfig()))))
-                    .build());
+            answer("getCollection", request, observer, () -> {
+                requireCollection(request.getCollectionName());
+                return Collections.GetCollectionInfoResponse.newBuilder()
+                        .setResult(CollectionInfo.newBuilder()
+                                .setStatus(Collections.CollectionStatus.Green)
+                                .setPointsCount(points.size())
+                                .putAllPayloadSchema(payloadSchema)
+                                .setConfig(CollectionConfig.newBuilder().setParams(CollectionParams.newBuilder()
+                                        .setShardNumber(created.getShardNumber())
+                                        .setVectorsConfig(created.getVectorsConfig())
+                                        .setSparseVectorsConfig(created.getSparseVectorsConfig()))
+                                        .putAllMetadata(metadata)))
+                        .build();
+            });
         }
     }
 
@@ -252,6 +313,7 @@ final class FakeQdrant implements AutoCloseable {
         public void createFieldIndex(Points.CreateFieldIndexCollection request,
                 StreamObserver<Points.PointsOperationResponse> observer) {
             answer("createFieldIndex", request, observer, () -> {
+                requireCollection(request.getCollectionName());
                 payloadSchema.put(request.getFieldName(),
                         PayloadSchemaInfo.newBuilder().setDataType(PayloadSchemaType.Keyword).build());
                 return ok();
@@ -261,6 +323,7 @@ final class FakeQdrant implements AutoCloseable {
         @Override
         public void upsert(Points.UpsertPoints request, StreamObserver<Points.PointsOperationResponse> observer) {
             answer("upsert", request, observer, () -> {
+                requireCollection(request.getCollectionName());
                 writes.incrementAndGet();
                 for (PointStruct p : request.getPointsList()) {
                     points.put(p.getId().getUuid(), p);
@@ -272,6 +335,7 @@ final class FakeQdrant implements AutoCloseable {
         @Override
         public void delete(Points.DeletePoints request, StreamObserver<Points.PointsOperationResponse> observer) {
             answer("delete", request, observer, () -> {
+                requireCollection(request.getCollectionName());
                 writes.incrementAndGet();
                 if (request.getPoints().hasPoints()) {
                     for (var id : request.getPoints().getPoints().getIdsList()) {
@@ -287,15 +351,19 @@ final class FakeQdrant implements AutoCloseable {
 
         @Override
         public void count(Points.CountPoints request, StreamObserver<Points.CountResponse> observer) {
-            answer("count", request, observer, () -> Points.CountResponse.newBuilder()
-                    .setResult(Points.CountResult.newBuilder().setCount(points.values().stream()
-                            .filter(p -> QdrantSemantics.test(request.getFilter(), p.getPayloadMap())).count()))
-                    .build());
+            answer("count", request, observer, () -> {
+                requireCollection(request.getCollectionName());
+                return Points.CountResponse.newBuilder()
+                        .setResult(Points.CountResult.newBuilder().setCount(points.values().stream()
+                                .filter(p -> QdrantSemantics.test(request.getFilter(), p.getPayloadMap())).count()))
+                        .build();
+            });
         }
 
         @Override
         public void get(Points.GetPoints request, StreamObserver<Points.GetResponse> observer) {
             answer("get", request, observer, () -> {
+                requireCollection(request.getCollectionName());
                 Points.GetResponse.Builder r = Points.GetResponse.newBuilder();
                 for (var id : request.getIdsList()) {
                     PointStruct p = points.get(id.getUuid());
@@ -310,13 +378,16 @@ final class FakeQdrant implements AutoCloseable {
 
         @Override
         public void query(QueryPoints request, StreamObserver<Points.QueryResponse> observer) {
-            answer("query", request, observer,
-                    () -> Points.QueryResponse.newBuilder().addAllResult(run(request)).build());
+            answer("query", request, observer, () -> {
+                requireCollection(request.getCollectionName());
+                return Points.QueryResponse.newBuilder().addAllResult(run(request)).build();
+            });
         }
 
         @Override
         public void queryBatch(Points.QueryBatchPoints request, StreamObserver<Points.QueryBatchResponse> observer) {
             answer("queryBatch", request, observer, () -> {
+                requireCollection(request.getCollectionName());
                 Points.QueryBatchResponse.Builder r = Points.QueryBatchResponse.newBuilder();
                 for (QueryPoints q : request.getQueryPointsList()) {
                     r.addResult(Points.BatchResult.newBuilder().addAllResult(run(q)));

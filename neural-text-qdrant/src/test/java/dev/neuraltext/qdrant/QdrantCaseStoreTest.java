@@ -53,6 +53,8 @@ class QdrantCaseStoreTest {
 
     private FakeQdrant server;
     private QdrantClient client;
+    /** The waits between attempts of repeated calls: recorded, never slept. */
+    private final List<Duration> sleeps = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     @BeforeEach
     void start() throws Exception {
@@ -68,7 +70,7 @@ class QdrantCaseStoreTest {
 
     private QdrantCaseStore.Builder builder() {
         return QdrantCaseStore.builder().client(client).collection(COLLECTION).denseDimension(4)
-                .timeout(Duration.ofSeconds(5));
+                .timeout(Duration.ofSeconds(5)).sleeper(sleeps::add);
     }
 
     // ---------------------------------------------------------------- collection
@@ -87,6 +89,8 @@ class QdrantCaseStoreTest {
                 .setShardNumber(3)
                 .setReplicationFactor(2)
                 .setWriteConsistencyFactor(2)
+                // the completion marker: an empty collection is complete
+                .putMetadata("neural_text_state", Value.newBuilder().setStringValue("complete").build())
                 .build();
         assertThat(server.<CreateCollection>requests("create")).containsExactly(expected);
         List<Points.CreateFieldIndexCollection> indexes = server.requests("createFieldIndex");
@@ -255,7 +259,8 @@ class QdrantCaseStoreTest {
 
     @Test
     void reUpsertingIsIdempotentAndAFailedBatchCanBeRetriedWithoutDuplicates() {
-        QdrantCaseStore store = builder().upsertBatchSize(2).build();
+        // retries off, so that the failed batch reaches the caller, who repeats the whole upsert
+        QdrantCaseStore store = builder().upsertBatchSize(2).retries(1, Duration.ZERO, Duration.ZERO).build();
         List<IndexedCase> cases = List.of(doc("a", "x", null, null), doc("b", "y", null, null),
                 doc("c", "z", null, null), doc("d", "w", null, null), doc("e", "v", null, null));
         server.failOnCall.put("upsert", Map.entry(2, Status.UNAVAILABLE.withDescription("connection reset")));
@@ -327,6 +332,15 @@ class QdrantCaseStoreTest {
         return store;
     }
 
+    /**
+     * The methods a search called, in order, without the collection-info read that goes alongside each search (the
+     * completion check), which this asserts happened exactly once.
+     */
+    private List<String> searchCalls() {
+        assertThat(server.calls("getCollection")).hasSize(1);
+        return server.calls.stream().map(FakeQdrant.Call::method).filter(m -> !m.equals("getCollection")).toList();
+    }
+
     private static HybridQuery query(FusionMethod fusion, boolean explain, PayloadFilter filter) {
         return new HybridQuery("retry http", new float[] {1, 0, 0, 0},
                 new SparseVector(new int[] {1, 2}, new float[] {0.5f, 0.5f}),
@@ -339,7 +353,7 @@ class QdrantCaseStoreTest {
         PayloadFilter filter = matchKeyword("type", "method");
         List<SearchHit> hits = store.search(query(FusionMethod.rrf(60), false, filter));
 
-        assertThat(server.calls).extracting(FakeQdrant.Call::method).containsExactly("query");
+        assertThat(searchCalls()).containsExactly("query");
         QueryPoints q = server.<QueryPoints>requests("query").get(0);
         Filter expectedFilter = QdrantFilterConverter.toFilter(filter);
         assertThat(q.getCollectionName()).isEqualTo(COLLECTION);
@@ -374,7 +388,7 @@ class QdrantCaseStoreTest {
         QdrantCaseStore store = indexedStore(builder());
         List<SearchHit> hits = store.search(query(FusionMethod.rrf(60), true, PayloadFilter.all()));
 
-        assertThat(server.calls).extracting(FakeQdrant.Call::method).containsExactly("queryBatch");
+        assertThat(searchCalls()).containsExactly("queryBatch");
         Points.QueryBatchPoints batch = server.<Points.QueryBatchPoints>requests("queryBatch").get(0);
         assertThat(batch.getQueryPointsCount()).isEqualTo(4);
         assertThat(batch.getQueryPoints(0).getPrefetchCount()).isEqualTo(3);
@@ -403,7 +417,7 @@ class QdrantCaseStoreTest {
         QdrantCaseStore store = indexedStore(builder());
         List<SearchHit> hits = store.search(query(FusionMethod.alpha(0.5), false, PayloadFilter.all()));
 
-        assertThat(server.calls).extracting(FakeQdrant.Call::method).containsExactly("queryBatch", "get");
+        assertThat(searchCalls()).containsExactly("queryBatch", "get");
         assertThat(server.<Points.QueryBatchPoints>requests("queryBatch").get(0).getQueryPointsCount()).isEqualTo(3);
         Points.GetPoints get = server.<Points.GetPoints>requests("get").get(0);
         assertThat(get.getWithPayload().getExclude().getFieldsList()).containsExactly("_fields");
@@ -460,7 +474,7 @@ class QdrantCaseStoreTest {
                 Leg.SPARSE, 0.5));
         QdrantCaseStore store = indexedStore(builder());
         List<SearchHit> client = store.search(query(weighted, false, PayloadFilter.all()));
-        assertThat(server.calls).extracting(FakeQdrant.Call::method).containsExactly("queryBatch", "get");
+        assertThat(searchCalls()).containsExactly("queryBatch", "get");
         assertThat(client.get(0).fusedScore()).isCloseTo(1.0, within(1e-9));
         // "dense2": second in the dense leg only: (2/62) / (1/61 + 2/61 + 0.5/61) = 122/217
         SearchHit dense2 = client.stream().filter(h -> h.id().equals("dense2")).findFirst().orElseThrow();
@@ -470,7 +484,7 @@ class QdrantCaseStoreTest {
         QdrantCaseStore serverSide = builder().serverSideWeightedRrf(true).build();
         server.calls.clear();
         List<SearchHit> hits = serverSide.search(query(weighted, false, PayloadFilter.all()));
-        assertThat(server.calls).extracting(FakeQdrant.Call::method).containsExactly("query");
+        assertThat(searchCalls()).containsExactly("query");
         assertThat(server.<QueryPoints>requests("query").get(0).getQuery().getRrf()).isEqualTo(Points.Rrf.newBuilder()
                 .setK(61).addWeights(1f).addWeights(2f).addWeights(0.5f).build());
         assertThat(hits.get(0).id()).isEqualTo("best");
@@ -557,9 +571,11 @@ class QdrantCaseStoreTest {
     @Test
     void anUnreachableServerIsRetriableAndNamesTheOperation() {
         assertThatThrownBy(() -> QdrantCaseStore.builder().host("127.0.0.1", 1).collection("code")
-                .timeout(Duration.ofSeconds(3)).build())
+                .timeout(Duration.ofSeconds(3)).sleeper(sleeps::add).build())
                 .isInstanceOf(RetriableNeuralTextException.class)
-                .hasMessageContaining("health_check on collection 'code'");
+                .hasMessageContaining("health_check on collection 'code' failed after 6 attempts");
+        assertThat(sleeps).containsExactly(Duration.ofMillis(200), Duration.ofMillis(400), Duration.ofMillis(800),
+                Duration.ofMillis(1600), Duration.ofMillis(3200));
     }
 
     @Test

@@ -20,27 +20,54 @@ class SyntaxTreeChunkerRobustnessTest {
             "\"\"\"", "\\", "\r", "\t", "\u00e9", "\ud83d\ude00", "\u0000", "if x:", "impl X for Y", "module M where",
             "function f() ", "local function g()", "namespace N ", "template<class T> ", "#[derive(Debug)]\n"};
 
+    /**
+     * Inputs of the random test: 180 per build, or {@code -Dfuzz.inputs=N} for a release-scale run (the switch of core's
+     * {@code dev.neuraltext.Fuzz}; this module does not depend on core's test jar).
+     */
+    static int randomInputs() {
+        String value = System.getProperty("fuzz.inputs", "").strip();
+        if (value.isEmpty()) {
+            return 180;
+        }
+        int n = Integer.parseInt(value.replace("_", ""));
+        if (n <= 0) {
+            throw new IllegalArgumentException("-Dfuzz.inputs must be a positive integer, got '" + value + "'");
+        }
+        return n;
+    }
+
     @Test
     void randomBytesRandomNestingAndSyntaxFragmentsNeverThrow() {
         Random random = new Random(20261203L);
         List<String> languages = List.copyOf(SyntaxTreeChunker.languages());
-        for (int iteration = 0; iteration < 180; iteration++) {
+        int inputs = randomInputs();
+        long start = System.nanoTime();
+        for (int iteration = 0; iteration < inputs; iteration++) {
             String language = languages.get(iteration % languages.size());
             String text = switch (iteration % 4) {
                 case 0 -> randomBytes(random, 1 + random.nextInt(2000));
                 case 1 -> nesting(random, 1 + random.nextInt(3000));
                 default -> fragments(random, 1 + random.nextInt(400));
             };
-            List<ChunkInput> chunks = SyntaxTreeChunkerLanguagesTest.chunk("fuzz/" + iteration, language, text);
+            List<ChunkInput> chunks;
+            try {
+                chunks = SyntaxTreeChunkerLanguagesTest.chunk("fuzz/" + iteration, language, text);
+            } catch (RuntimeException | StackOverflowError e) {
+                throw new AssertionError("iteration " + iteration + " (" + language + ", " + text.length()
+                        + " characters) failed: " + e, e);
+            }
             if (!text.isBlank()) {
                 assertThat(chunks).as("chunks of iteration %d (%s)", iteration, language).isNotEmpty();
             }
             for (ChunkInput c : chunks) {
-                int start = Integer.parseInt(c.metadata().get(ChunkMetadata.START_LINE));
+                int first = Integer.parseInt(c.metadata().get(ChunkMetadata.START_LINE));
                 int end = Integer.parseInt(c.metadata().get(ChunkMetadata.END_LINE));
-                assertThat(start).isBetween(1, end);
+                assertThat(first).isBetween(1, end);
             }
         }
+        double secs = (System.nanoTime() - start) / 1e9;
+        System.out.printf(java.util.Locale.ROOT, "fuzz tree-sitter chunker: %d inputs in %.2f s (%.0f/s)%n", inputs,
+                secs, inputs / Math.max(secs, 1e-9));
     }
 
     @Test
@@ -118,13 +145,16 @@ class SyntaxTreeChunkerRobustnessTest {
         String[][] pairs = {{"{", "}"}, {"(", ")"}, {"[", "]"}, {"do\n", "end\n"}, {"class X {\n", "}\n"},
                 {"def f():\n" + " ", "\n"}};
         StringBuilder open = new StringBuilder();
-        StringBuilder close = new StringBuilder();
+        String[] closers = new String[depth];
         for (int i = 0; i < depth; i++) {
             String[] p = pairs[random.nextInt(pairs.length)];
             open.append(p[0]);
-            close.insert(0, random.nextInt(10) == 0 ? "" : p[1]);
+            closers[i] = random.nextInt(10) == 0 ? "" : p[1];
         }
-        return open.append(close).toString();
+        for (int i = depth - 1; i >= 0; i--) { // innermost first (was an insert at 0 each time: quadratic)
+            open.append(closers[i]);
+        }
+        return open.toString();
     }
 
     private static String fragments(Random random, int n) {
