@@ -31,7 +31,8 @@ class ArchitectureTest {
     /** Core's layers, lowest first (dev.neuraltext's package-info); a package may import only lower layers. */
     private static final List<Set<String>> CORE_LAYERS = List.of(
             Set.of("dev.neuraltext.internal", "dev.neuraltext"),
-            Set.of("dev.neuraltext.text", "dev.neuraltext.filter", "dev.neuraltext.encode", "dev.neuraltext.fusion"),
+            Set.of("dev.neuraltext.text", "dev.neuraltext.filter", "dev.neuraltext.encode", "dev.neuraltext.fusion",
+                    "dev.neuraltext.path"),
             Set.of("dev.neuraltext.chunk", "dev.neuraltext.search"),
             Set.of("dev.neuraltext.bm25"),
             Set.of("dev.neuraltext.store"),
