@@ -23,8 +23,9 @@ import java.util.Locale;
 
 /**
  * Hybrid retrieval over a running Qdrant: connects to {@code host:port} (gRPC), creates or verifies the collection,
- * indexes a folder (Java by method and type, Markdown by section, plain text by window), runs one hybrid query with a
- * filter, and prints the hits with each leg's rank and raw score.
+ * indexes a folder (Java by method and type, Markdown by section, other text by window; other languages by definition
+ * when {@code neural-text-treesitter} is on the class path), runs one hybrid query with a filter, and prints the hits
+ * with each leg's rank and raw score.
  *
  * <pre>
  * docker run -p 6334:6334 qdrant/qdrant:v1.17.1

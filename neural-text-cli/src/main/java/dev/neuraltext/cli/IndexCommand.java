@@ -12,8 +12,8 @@ import picocli.CommandLine.Parameters;
 
 /** {@code neural-text index <folder>}: builds or incrementally updates the on-disk index of a folder. */
 @Command(name = "index", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Build or update the index of a folder of code and docs (Java by method and type, Markdown by "
-                + "section, other text by window).",
+        description = {"Build or update the index of a folder of code and docs: code by definition (Java and the "
+                + "languages tree-sitter parses), Markdown by section, other text by window.",
             "Re-running re-chunks and re-embeds only changed files and drops the chunks of deleted ones. Test sources, "
                     + ".gitignore'd, hidden, binary and large files are skipped."},
         exitCodeListHeading = "%nExit codes:%n",

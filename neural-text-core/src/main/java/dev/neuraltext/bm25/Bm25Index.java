@@ -45,8 +45,8 @@ import java.util.function.UnaryOperator;
  *
  * <p><b>Fields.</b> Documents carry named text fields. The project's standard names are {@code name} (symbol or
  * title, e.g. {@code StringUtils.isBlank}), {@code signature}, {@code doc} (Javadoc or comment) and {@code body}
- * ({@link dev.neuraltext.chunk.ChunkInput#DEFAULT_FIELD}). Defaults, measured on the commons-lang benchmark (see
- * the project README): {@code name} weight 8.0 with {@code b} 1.0 and binary term frequency (a name that is exactly
+ * ({@link dev.neuraltext.chunk.ChunkInput#DEFAULT_FIELD}). Defaults, measured on the commons-lang benchmark:
+ * {@code name} weight 8.0 with {@code b} 1.0 and binary term frequency (a name that is exactly
  * the query beats a longer one that merely contains it, and the constructor {@code Foo.Foo} does not beat the type
  * {@code Foo} by naming it twice; type-name queries go from MRR@10 0.62 with equal weights, and 0.70 with a counted
  * name, to 0.96), {@code signature} 3.0 (measured with the first line of each method as its signature: 1.0 loses

@@ -12,7 +12,7 @@ import java.util.Arrays;
  * <p>Plain arrays were measured against postings bit-packed in groups of 16 (doc deltas, fields, frequencies, each
  * with its own width, as Lucene packs its blocks): packing took a dense term from 8 bytes an entry to under 2, but
  * decoding cost more than the memory it saved, at 100k and at 1M documents alike (the two builds side by side in one
- * JVM: 0.88× against 1.15× Lucene's p50 at 1M). See the README's "At scale" section.
+ * JVM: 0.88× against 1.15× Lucene's p50 at 1M). See docs/benchmarks.md, "At scale".
  *
  * <p>Read through {@link Cursor}s. Not thread-safe: the index's lock guards it, writes (under the write lock) with
  * {@link #add} and {@link #compact}, cursors under the read lock.

@@ -41,7 +41,9 @@ public enum DenseText {
         return id;
     }
 
-    /** The variant {@link HybridCaseRetriever} uses unless told otherwise (chosen by measurement, see the README). */
+    /**
+     * The variant {@link HybridCaseRetriever} uses unless told otherwise (chosen by measurement: docs/benchmarks.md).
+     */
     public static DenseText defaults() {
         return CHUNK_TEXT;
     }

@@ -54,7 +54,7 @@ public record GradedFusion(int k, double bias, double codeCoefficient, double st
      * on the other datasets, 1,793 candidates) over three dev datasets (Java members queried by Javadoc sentences and
      * identifiers, commit subjects, Markdown sections queried by headings and code spans), indexed as {@code index}
      * indexes their files, with bge-small-en-v1.5-q as the dense leg; the fit on all three is the one shipped, and
-     * two of its three folds chose it too. Figures in the README.
+     * two of its three folds chose it too. Figures in docs/measured-not-shipped.md.
      */
     public static GradedFusion defaults() {
         return new GradedFusion(10, 0.5, 0, -1.0, 2.0);

@@ -156,7 +156,7 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
      * The default of {@link HybridCaseRetriever}: {@link #off()}, because a retriever may hold any collection.
      * {@link #wholeRepository()} is for an index of a repository's files (what the command line and the MCP server
      * build); on the chunk-level dev datasets, where the answer is one method among many of the same file, its
-     * one-chunk-per-file diversity costs MRR@10 (figures in the README).
+     * one-chunk-per-file diversity costs MRR@10 (figures in docs/benchmarks.md).
      */
     public static RepositoryRanking defaults() {
         return off();
