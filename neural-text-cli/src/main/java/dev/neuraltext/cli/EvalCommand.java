@@ -30,6 +30,19 @@ final class EvalCommand implements Callable<Integer> {
             + "benchmark instead: name<TAB>language<TAB>folder-to-index per repository (see SembleDataset)")
     Path semble;
 
+    @Option(names = "--swebench", paramLabel = "<instances.jsonl>", description = "run issue-to-file localization "
+            + "instead (SWE-bench protocol): one JSON object a line with instance_id, repo, mirror, base_commit, "
+            + "created_at, problem_statement, gold_files; needs --mirrors")
+    Path swebench;
+
+    @Option(names = "--mirrors", paramLabel = "<dir>", description = "with --swebench: folder of git mirrors, "
+            + "<owner>+<name>/repo each")
+    Path mirrors;
+
+    @Option(names = "--work", paramLabel = "<dir>", description = "with --swebench: where the work trees are checked "
+            + "out, one per repository (default: <out>/work-trees, or ./swebench-work)")
+    Path work;
+
     @Option(names = "--annotations", paramLabel = "<dir>", description = "with --semble: folder of <name>.json questions")
     Path annotations;
 
@@ -41,7 +54,7 @@ final class EvalCommand implements Callable<Integer> {
             + "time each question this many times per system and keep the median (default: ${DEFAULT-VALUE})")
     int latencyRepeats;
 
-    @Option(names = "--repos", split = ",", paramLabel = "<name>", description = "with --semble: only these repositories")
+    @Option(names = "--repos", split = ",", paramLabel = "<name>", description = "with --semble or --swebench: only these repositories")
     List<String> repos = new ArrayList<>();
 
     @Option(names = "--model", paramLabel = "<preset>", description = DenseModel.MODEL_HELP)
@@ -125,8 +138,12 @@ final class EvalCommand implements Callable<Integer> {
         if (semble != null) {
             return callSemble();
         }
+        if (swebench != null) {
+            return callSwebench();
+        }
         if (datasets.isEmpty()) {
-            System.err.println("neural-text eval: give --dataset <dir> (BEIR) or --semble <roots.tsv> --annotations <dir>");
+            System.err.println("neural-text eval: give --dataset <dir> (BEIR), --semble <roots.tsv> --annotations <dir> "
+                    + "or --swebench <instances.jsonl> --mirrors <dir>");
             return CliException.USAGE;
         }
         for (Path dataset : datasets) {
@@ -174,6 +191,18 @@ final class EvalCommand implements Callable<Integer> {
             default -> throw new IllegalArgumentException("--ranking must be off or whole-repository, got '" + value
                     + "'");
         };
+    }
+
+    private Integer callSwebench() {
+        if (mirrors == null || !java.nio.file.Files.isDirectory(mirrors)) {
+            System.err.println("neural-text eval: --swebench needs --mirrors <dir> (a folder of <owner>+<name>/repo git "
+                    + "mirrors), got " + mirrors);
+            return CliException.USAGE;
+        }
+        Path trees = work != null ? work : out != null ? out.resolve("work-trees") : Path.of("swebench-work");
+        return reported(() -> dev.neuraltext.cli.eval.SwebenchMain.run(swebench, mirrors, trees, repos,
+                noDense ? null : model == null ? DenseModel.DEFAULT_MODEL : DenseModels.checkId(model),
+                cacheFolder(), peers.contains("grep") || peers.contains("all"), out, System.out, System.err));
     }
 
     private Path cacheFolder() {
