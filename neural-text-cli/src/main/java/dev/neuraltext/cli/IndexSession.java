@@ -13,6 +13,7 @@ import dev.neuraltext.retrieve.DenseText;
 import dev.neuraltext.retrieve.HybridCaseRetriever;
 import dev.neuraltext.retrieve.RepositoryRanking;
 import dev.neuraltext.qdrant.QdrantCaseStore;
+import dev.neuraltext.qdrant.QdrantIndexRun;
 import dev.neuraltext.retrieve.DenseBackfill;
 import dev.neuraltext.store.CaseStore;
 import dev.neuraltext.store.CorruptIndexException;
@@ -406,6 +407,19 @@ final class IndexSession implements AutoCloseable {
     }
 
     private static Indexed indexIntoQdrant(DirectoryIngestor ingestor, Path indexDir, QdrantTarget qdrant,
+            CaseStore store, Embedder embedder, PrintStream err, boolean terminal, long start) {
+        // one index run: searches refuse the collection until every write of this update succeeded, and a collection
+        // written before the completion marker existed gets it here, even when no file changed
+        try (QdrantIndexRun run = store instanceof QdrantCaseStore q ? q.beginIndexRun() : null) {
+            Indexed indexed = indexIntoQdrantRun(ingestor, indexDir, qdrant, store, embedder, err, terminal, start);
+            if (run != null) {
+                run.complete();
+            }
+            return indexed;
+        }
+    }
+
+    private static Indexed indexIntoQdrantRun(DirectoryIngestor ingestor, Path indexDir, QdrantTarget qdrant,
             CaseStore store, Embedder embedder, PrintStream err, boolean terminal, long start) {
         IndexSession session = new IndexSession(indexDir, store, embedder, qdrant.label());
         Path manifestFile = indexDir.resolve("files-qdrant-" + qdrant.collection().replaceAll("[^A-Za-z0-9_.-]", "_")
