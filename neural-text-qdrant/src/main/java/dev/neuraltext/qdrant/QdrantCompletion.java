@@ -67,8 +67,8 @@ final class QdrantCompletion {
                     + " marker (collection metadata '" + KEY + "'), so nothing says its " + info.getPointsCount()
                     + " points are a whole index: it was written by another tool, by an older neural-text, or on a"
                     + " server older than 1.16 (which drops collection metadata). Refusing to search it; index it again"
-                    + " with this version ('neural-text index --qdrant' does it in an index run; in Java,"
-                    + " QdrantCaseStore.beginIndexRun), or delete it and index"
+                    + " with this version in an index run (QdrantCaseStore.beginIndexRun), as 'neural-text index"
+                    + " --qdrant' does, or delete it and index"
                     + " again", null);
         }
         throw new RetriableNeuralTextException("Qdrant collection '" + collection + "' is incomplete (" + KEY + " = "

@@ -438,7 +438,8 @@ class QdrantFaultsTest {
         assertThatThrownBy(() -> store.search(query(false))).isInstanceOf(NonRetriableNeuralTextException.class)
                 .hasMessageContaining("Qdrant collection 'code' has no completion marker (collection metadata"
                         + " 'neural_text_state'), so nothing says its 1 points are a whole index")
-                .hasMessageContaining("in an index run (QdrantCaseStore.beginIndexRun)");
+                .hasMessageContaining("in an index run (QdrantCaseStore.beginIndexRun), as 'neural-text index"
+                        + " --qdrant' does");
         try (QdrantIndexRun run = store.beginIndexRun()) {
             store.upsert(CASES);
             run.complete();
