@@ -3,6 +3,7 @@ package dev.neuraltext.cli.eval;
 import dev.neuraltext.NonRetriableNeuralTextException;
 import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.chunk.ChunkMetadata;
+import dev.neuraltext.cli.results.FileResults;
 import dev.neuraltext.encode.Embedder;
 import dev.neuraltext.eval.EvalDocument;
 import dev.neuraltext.filter.PayloadFilter;
@@ -58,11 +59,8 @@ final class SwebenchHarness {
     }
 
     /** One system's answer to one instance: the rank of the first gold file (0: not in the first 10). */
-    record Answer(int rank, List<String> files, long nanos, List<Map<String, Double>> signals) {
+    record Answer(int rank, List<String> files, long nanos) {
     }
-
-    /** Files whose ranking signals the report keeps per instance (the candidates a fit of the weights sees). */
-    static final int SIGNAL_FILES = 60;
 
     /** One instance's outcome. */
     record InstanceResult(String id, int issueChars, List<String> gold, double refreshSeconds, int changedFiles,
@@ -149,26 +147,18 @@ final class SwebenchHarness {
 
     /** The request {@code neural-text search --group-by file --limit 10 --no-extend QUERY} sends. */
     static SearchRequest fileRequest(String query, Set<Leg> legs) {
-        return SearchRequest.builder(query).limit(Math.max(50, FILES * 5)).adaptive(false).legs(legs).build();
+        return FileResults.request(SearchRequest.builder(query).limit(FILES).legs(legs).build());
     }
 
     private static Answer answer(HybridCaseRetriever retriever, SwebenchDataset.Instance in, Set<Leg> legs) {
         long t = System.nanoTime();
-        List<FileGroups.FileHit> files = FileGroups.group(retriever.search(fileRequest(in.issue(), legs)).hits(), FILES,
-                FileGroups.DEFAULT_SPANS_PER_FILE);
+        List<FileGroups.FileHit> files = FileResults.group(retriever.search(fileRequest(in.issue(), legs)), FILES);
         long nanos = System.nanoTime() - t;
         List<String> paths = new ArrayList<>(files.size());
         for (FileGroups.FileHit f : files) {
             paths.add(f.path());
         }
-        List<Map<String, Double>> signals = new ArrayList<>();
-        for (FileGroups.FileHit f : FileGroups.group(retriever.search(fileRequest(in.issue(), legs).toBuilder()
-                .limit(SIGNAL_FILES * 5).build()).hits(), SIGNAL_FILES, 1)) {
-            Map<String, Double> s = new LinkedHashMap<>(f.hits().get(0).rankSignals());
-            s.put("gold", rank(List.of(f.path()), in.goldFiles()) == 1 ? 1.0 : 0.0);
-            signals.add(s);
-        }
-        return new Answer(rank(paths, in.goldFiles()), List.copyOf(paths), nanos, signals);
+        return new Answer(rank(paths, in.goldFiles()), List.copyOf(paths), nanos);
     }
 
     private static Answer grep(InMemoryCaseStore store, SwebenchDataset.Instance in) {
@@ -191,7 +181,7 @@ final class SwebenchHarness {
         }
         long nanos = System.nanoTime() - t;
         List<String> paths = List.copyOf(files);
-        return new Answer(rank(paths, in.goldFiles()), paths, nanos, List.of());
+        return new Answer(rank(paths, in.goldFiles()), paths, nanos);
     }
 
     /** The 1-based position of the first of {@code files} that is a gold file, 0 when none is. */

@@ -170,7 +170,7 @@ final class SwebenchReport {
                 i.put("changedFiles", in.changedFiles());
                 Map<String, Object> answers = new LinkedHashMap<>();
                 in.bySystem().forEach((s, a) -> answers.put(s, Map.of("rank", a.rank(), "files", a.files(),
-                        "millis", a.nanos() / 1e6, "signals", a.signals())));
+                        "millis", a.nanos() / 1e6)));
                 i.put("answers", answers);
                 instances.add(i);
             }
