@@ -224,12 +224,17 @@ public final class HybridCaseRetriever {
                     new SearchTimings(Duration.ZERO, Duration.ZERO, Duration.ZERO, total));
         }
         String text = request.text();
+        boolean rerank = request.rerank() && reranker != null;
+        boolean ranked = !rerank && request.autoFusion() && !ranking.isOff();
+        // an issue (a bug report with a traceback, snippets, names) is read by its structure, see IssueSearch
+        IssueText issue = ranked && IssueText.looksLikeIssue(text) ? IssueText.parse(text) : null;
+        String denseQuery = issue == null ? text : issue.lead();
 
         long encodeStart = System.nanoTime();
         float[] dense = null;
         if (legs.contains(Leg.DENSE)) {
             List<float[]> v = step("embedding the query with '" + embedder.modelId() + "'",
-                    () -> embedder.embed(List.of(text), TextRole.QUERY));
+                    () -> embedder.embed(List.of(denseQuery), TextRole.QUERY));
             checkCount(v, 1, "embedder '" + embedder.modelId() + "'");
             dense = v.get(0);
             if (dense == null || dense.length != embedder.dimension()) {
@@ -249,16 +254,18 @@ public final class HybridCaseRetriever {
 
         int limit = request.limit();
         int fetch = Math.max(limit, extension.fetchSize(limit));
-        boolean rerank = request.rerank() && reranker != null;
         int depth = Math.max(rerankDepth, limit);
-        boolean ranked = !rerank && request.autoFusion() && !ranking.isOff();
-        int storeLimit = rerank ? Math.max(fetch, depth) : ranked ? Math.max(fetch, ranking.depth()) : fetch;
+        int storeLimit = rerank ? Math.max(fetch, depth) : issue != null ? Math.max(fetch, IssueSearch.DEPTH)
+                : ranked ? Math.max(fetch, ranking.depth()) : fetch;
         int legLimit = Math.max(storeLimit, minLegLimit);
         FusionMethod fusion = request.autoFusion() ? fusionFor(text) : request.fusion();
         HybridQuery query = new HybridQuery(text, dense, sparse, legs, request.filter(), legLimit, storeLimit,
                 fusion, request.explain());
         List<SearchHit> hits = step("searching the store", () -> store.search(query));
-        if (ranked) {
+        if (issue != null) {
+            List<SearchHit> found = hits;
+            hits = step("ranking the issue's files", () -> IssueSearch.rank(store, ranking, issue, query, found));
+        } else if (ranked) {
             hits = ranking.rank(text, hits);
         }
         long storeEnd = System.nanoTime();
