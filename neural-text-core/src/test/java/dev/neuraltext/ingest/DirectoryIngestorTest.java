@@ -143,4 +143,26 @@ class DirectoryIngestorTest {
         assertThatThrownBy(() -> DirectoryIngestor.builder(tmp).include("{a,b"))
                 .hasMessageContaining("unclosed '{'");
     }
+
+    @Test
+    @org.junit.jupiter.api.Timeout(20)
+    void aFifoIsSkippedWithoutBlockingTheScan() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("fifo"));
+        Files.writeString(root.resolve("a.txt"), "alpha\n");
+        Path fifo = root.resolve("pipe.txt");
+        Process mk;
+        try {
+            mk = new ProcessBuilder("mkfifo", fifo.toString()).redirectErrorStream(true).start();
+        } catch (IOException e) {
+            org.junit.jupiter.api.Assumptions.abort("mkfifo is not available: " + e.getMessage());
+            return;
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(mk.waitFor() == 0, "mkfifo failed");
+
+        ScanResult scan = DirectoryIngestor.builder(root).build().scan();
+
+        assertThat(scan.files()).extracting(SourceFile::path).containsExactly("a.txt");
+        assertThat(scan.skipped()).filteredOn(s -> s.path().equals("pipe.txt")).singleElement()
+                .satisfies(s -> assertThat(s.reason()).isEqualTo(SkipReason.UNSUPPORTED_TYPE));
+    }
 }
