@@ -143,13 +143,7 @@ class IncrementalIndexerTest {
         Files.writeString(root.resolve("c.txt"), "gamma text\n");
         DirectoryIngestor ingestor = DirectoryIngestor.builder(root).build();
         // the listener runs after a.txt's batch, i.e. after the scan listed b.txt but before b.txt is read
-        IncrementalIndexer indexer = IncrementalIndexer.builder(ingestor).batchSize(1).progress(p -> {
-            try {
-                Files.deleteIfExists(root.resolve("b.txt"));
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        }).build();
+        IncrementalIndexer indexer = deletingAfterFirstBatch(ingestor, root.resolve("b.txt"));
         RecordingSink sink = new RecordingSink();
 
         IndexUpdate u = indexer.update(IndexManifest.empty(""), sink);
@@ -172,17 +166,22 @@ class IncrementalIndexerTest {
         IndexUpdate first = IncrementalIndexer.builder(ingestor).build().update(IndexManifest.empty(""), sink);
         Files.writeString(root.resolve("a.txt"), "alpha text changed\n");
         Files.writeString(root.resolve("b.txt"), "beta text changed\n");
-        IncrementalIndexer indexer = IncrementalIndexer.builder(ingestor).batchSize(1).progress(p -> {
-            try {
-                Files.deleteIfExists(root.resolve("b.txt"));
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        }).build();
+        IncrementalIndexer indexer = deletingAfterFirstBatch(ingestor, root.resolve("b.txt"));
 
         IndexUpdate u = indexer.update(first.manifest(), sink);
 
         assertThat(u.manifest().files()).containsOnlyKeys("a.txt");
         assertThat(sink.store.values()).extracting(c -> c.metadata().get("path")).containsOnly("a.txt");
+    }
+
+    /** An indexer of one chunk per batch that deletes {@code file} after the first batch (after the scan listed it). */
+    private static IncrementalIndexer deletingAfterFirstBatch(DirectoryIngestor ingestor, Path file) {
+        return IncrementalIndexer.builder(ingestor).batchSize(1).progress(p -> {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }).build();
     }
 }
