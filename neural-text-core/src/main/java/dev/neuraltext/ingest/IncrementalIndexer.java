@@ -1,7 +1,10 @@
 package dev.neuraltext.ingest;
 
+import dev.neuraltext.NonRetriableNeuralTextException;
 import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.chunk.ChunkMetadata;
+import dev.neuraltext.internal.ControlChars;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -13,6 +16,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Brings an index up to date with a folder: scans it with a {@link DirectoryIngestor}, compares each file's content
@@ -36,6 +41,8 @@ import java.util.function.Consumer;
  * <p>Defaults: batches of 64 chunks, no progress listener. Immutable; one update at a time per index.
  */
 public final class IncrementalIndexer {
+    private static final Logger LOG = LoggerFactory.getLogger(IncrementalIndexer.class);
+
 
     private final DirectoryIngestor ingestor;
     private final int batchSize;
@@ -102,8 +109,27 @@ public final class IncrementalIndexer {
         Map<String, Integer> byType = new LinkedHashMap<>();
         int filesDone = 0;
         int chunksDone = 0;
+        List<SkippedFile> vanished = new ArrayList<>();
         for (SourceFile f : toIndex) {
-            DirectoryIngestor.FileChunks fc = ingestor.chunk(f);
+            DirectoryIngestor.FileChunks fc;
+            try {
+                fc = ingestor.chunk(f);
+            } catch (NonRetriableNeuralTextException e) {
+                if (!(e.getCause() instanceof IOException io)) {
+                    throw e;
+                }
+                // deleted, truncated away or made unreadable between the scan and this read: the run goes on,
+                // the file is treated as gone (its old chunks are deleted) and is counted once as skipped
+                LOG.warn("skipped {}: it could not be read after the scan listed it: {}",
+                        ControlChars.escapeLine(f.path()), io.toString());
+                vanished.add(new SkippedFile(f.path(), SkipReason.UNREADABLE, io.toString()));
+                IndexManifest.FileEntry gone = previous.files().get(f.path());
+                if (gone != null) {
+                    stale.addAll(gone.chunkIds());
+                }
+                filesDone++;
+                continue;
+            }
             List<IndexManifest.ChunkRef> refs = new ArrayList<>();
             Set<String> newIds = new HashSet<>();
             for (ChunkInput c : fc.chunks()) {
@@ -143,6 +169,13 @@ public final class IncrementalIndexer {
             sink.delete(List.copyOf(stale));
         }
         report(filesDone, toIndex.size(), chunksDone);
+        if (!vanished.isEmpty()) {
+            List<SkippedFile> skipped = new ArrayList<>(scan.skipped());
+            skipped.addAll(vanished);
+            List<SourceFile> read = new ArrayList<>(scan.files());
+            read.removeIf(f -> vanished.stream().anyMatch(v -> v.path().equals(f.path())));
+            scan = new ScanResult(read, skipped);
+        }
         return new IndexUpdate(new IndexManifest(config, next), scan, added, modified, deletedFiles, unchanged,
                 upsertedIds.size(), stale.size(), byType, Duration.ofNanos(System.nanoTime() - start), upsertedIds,
                 List.copyOf(stale));

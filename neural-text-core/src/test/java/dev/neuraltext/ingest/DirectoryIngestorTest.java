@@ -143,4 +143,79 @@ class DirectoryIngestorTest {
         assertThatThrownBy(() -> DirectoryIngestor.builder(tmp).include("{a,b"))
                 .hasMessageContaining("unclosed '{'");
     }
+
+    @Test
+    @org.junit.jupiter.api.Timeout(20)
+    void aFifoIsSkippedWithoutBlockingTheScan() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("fifo"));
+        Files.writeString(root.resolve("a.txt"), "alpha\n");
+        Path fifo = root.resolve("pipe.txt");
+        Process mk;
+        try {
+            mk = new ProcessBuilder("mkfifo", fifo.toString()).redirectErrorStream(true).start();
+        } catch (IOException e) {
+            org.junit.jupiter.api.Assumptions.abort("mkfifo is not available: " + e.getMessage());
+            return;
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(mk.waitFor() == 0, "mkfifo failed");
+
+        ScanResult scan = DirectoryIngestor.builder(root).build().scan();
+
+        assertThat(scan.files()).extracting(SourceFile::path).containsExactly("a.txt");
+        assertThat(scan.skipped()).filteredOn(s -> s.path().equals("pipe.txt")).singleElement()
+                .satisfies(s -> assertThat(s.reason()).isEqualTo(SkipReason.UNSUPPORTED_TYPE));
+    }
+
+    @Test
+    @org.junit.jupiter.api.Timeout(20)
+    void symlinkLoopsAreSkippedAndNeverFollowed() throws IOException {
+        Path root = Files.createDirectories(tmp.resolve("loops"));
+        Files.writeString(root.resolve("a.txt"), "alpha\n");
+        Files.createSymbolicLink(root.resolve("x.txt"), root.resolve("y.txt"));
+        Files.createSymbolicLink(root.resolve("y.txt"), root.resolve("x.txt"));
+        Files.createSymbolicLink(root.resolve("self"), root);
+
+        ScanResult scan = DirectoryIngestor.builder(root).build().scan();
+
+        assertThat(scan.files()).extracting(SourceFile::path).containsExactly("a.txt");
+        assertThat(scan.skipped()).extracting(SkippedFile::path).containsExactlyInAnyOrder("self", "x.txt", "y.txt");
+        assertThat(scan.skipped()).filteredOn(s -> s.path().equals("x.txt")).singleElement()
+                .satisfies(s -> assertThat(s.reason()).isEqualTo(SkipReason.UNREADABLE));
+    }
+
+    @Test
+    void aDeviceFileIsSkippedAsNotARegularFile() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("dev"));
+        Files.writeString(root.resolve("a.txt"), "alpha\n");
+        Path dev = root.resolve("null.txt");
+        Process mk = new ProcessBuilder("mknod", dev.toString(), "c", "1", "3").redirectErrorStream(true).start();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mk.waitFor() == 0,
+                "mknod needs root: " + new String(mk.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+
+        ScanResult scan = DirectoryIngestor.builder(root).build().scan();
+
+        assertThat(scan.files()).extracting(SourceFile::path).containsExactly("a.txt");
+        assertThat(scan.skipped()).filteredOn(s -> s.path().equals("null.txt")).singleElement()
+                .satisfies(s -> assertThat(s.reason()).isEqualTo(SkipReason.UNSUPPORTED_TYPE));
+    }
+
+    @Test
+    void aFileNameThatIsNotValidUtf8IsIndexedUnderItsReplacementCharactersPath() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("names"));
+        Files.writeString(root.resolve("a.txt"), "alpha\n");
+        Process mk = new ProcessBuilder("sh", "-c", "printf 'bad name\\n' > \"$(printf 'b\\377\\376.txt')\"")
+                .directory(root.toFile()).redirectErrorStream(true).start();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mk.waitFor() == 0, "cannot create a non-UTF-8 name");
+        try (var listing = Files.list(root)) {
+            org.junit.jupiter.api.Assumptions.assumeTrue(listing.count() == 2, "the file system refused the name");
+        }
+
+        IndexUpdate u = IncrementalIndexer.builder(DirectoryIngestor.builder(root).build()).build()
+                .update(IndexManifest.empty(""), new IncrementalIndexerTest.RecordingSink());
+
+        assertThat(u.scan().files().size() + u.scan().skipped().size()).isEqualTo(2);
+        assertThat(u.manifest().files()).containsKey("a.txt");
+        // the JDK keeps the raw bytes to read the file and shows the invalid ones as U+FFFD in the path
+        assertThat(u.manifest().files()).hasSize(2).containsKey("b\ufffd\ufffd.txt");
+    }
 }

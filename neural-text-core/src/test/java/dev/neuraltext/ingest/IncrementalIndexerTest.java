@@ -134,4 +134,54 @@ class IncrementalIndexerTest {
         assertThatThrownBy(() -> IndexManifest.load(file)).hasMessageContaining("corrupt index manifest");
         assertThat(Files.list(tmp).filter(p -> p.toString().endsWith(".tmp"))).isEmpty();
     }
+
+    @Test
+    void aFileDeletedBetweenTheScanAndItsReadIsSkippedOnceAndTheRunGoesOn() throws IOException {
+        Path root = Files.createDirectories(tmp.resolve("vanish"));
+        Files.writeString(root.resolve("a.txt"), "alpha text\n");
+        Files.writeString(root.resolve("b.txt"), "beta text\n");
+        Files.writeString(root.resolve("c.txt"), "gamma text\n");
+        DirectoryIngestor ingestor = DirectoryIngestor.builder(root).build();
+        // the listener runs after a.txt's batch, i.e. after the scan listed b.txt but before b.txt is read
+        IncrementalIndexer indexer = deletingAfterFirstBatch(ingestor, root.resolve("b.txt"));
+        RecordingSink sink = new RecordingSink();
+
+        IndexUpdate u = indexer.update(IndexManifest.empty(""), sink);
+
+        assertThat(u.manifest().files()).containsOnlyKeys("a.txt", "c.txt");
+        assertThat(u.scan().files()).extracting(SourceFile::path).containsExactly("a.txt", "c.txt");
+        assertThat(u.scan().skipped()).filteredOn(s -> s.path().equals("b.txt")).singleElement()
+                .satisfies(s -> assertThat(s.reason()).isEqualTo(SkipReason.UNREADABLE));
+        assertThat(u.scan().skippedByReason()).containsEntry(SkipReason.UNREADABLE, 1);
+        assertThat(sink.store.values()).extracting(c -> c.metadata().get("path")).containsOnly("a.txt", "c.txt");
+    }
+
+    @Test
+    void aFileDeletedBetweenScanAndReadLosesItsOldChunks() throws IOException {
+        Path root = Files.createDirectories(tmp.resolve("vanish2"));
+        Files.writeString(root.resolve("a.txt"), "alpha text\n");
+        Files.writeString(root.resolve("b.txt"), "beta text\n");
+        DirectoryIngestor ingestor = DirectoryIngestor.builder(root).build();
+        RecordingSink sink = new RecordingSink();
+        IndexUpdate first = IncrementalIndexer.builder(ingestor).build().update(IndexManifest.empty(""), sink);
+        Files.writeString(root.resolve("a.txt"), "alpha text changed\n");
+        Files.writeString(root.resolve("b.txt"), "beta text changed\n");
+        IncrementalIndexer indexer = deletingAfterFirstBatch(ingestor, root.resolve("b.txt"));
+
+        IndexUpdate u = indexer.update(first.manifest(), sink);
+
+        assertThat(u.manifest().files()).containsOnlyKeys("a.txt");
+        assertThat(sink.store.values()).extracting(c -> c.metadata().get("path")).containsOnly("a.txt");
+    }
+
+    /** An indexer of one chunk per batch that deletes {@code file} after the first batch (after the scan listed it). */
+    private static IncrementalIndexer deletingAfterFirstBatch(DirectoryIngestor ingestor, Path file) {
+        return IncrementalIndexer.builder(ingestor).batchSize(1).progress(p -> {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }).build();
+    }
 }
