@@ -41,7 +41,7 @@ public final class TokensToFirstRelevant {
             read += piece.tokens();
             RetrievedSpan r = piece.span();
             for (SpanTarget t : targets) {
-                if (SpanNdcg.pathsMatch(r.path(), t.path()) && (!t.hasSpan() || overlaps(r, t))) {
+                if (SpanNdcg.matches(r, t)) {
                     return OptionalInt.of((int) Math.min(Integer.MAX_VALUE, read));
                 }
             }
@@ -75,9 +75,5 @@ public final class TokensToFirstRelevant {
             return OptionalInt.empty();
         }
         return OptionalInt.of((int) ((lo + hi + 1) / 2));
-    }
-
-    private static boolean overlaps(RetrievedSpan r, SpanTarget t) {
-        return r.startLine() > 0 && r.startLine() <= t.endLine() && t.startLine() <= r.endLine();
     }
 }
