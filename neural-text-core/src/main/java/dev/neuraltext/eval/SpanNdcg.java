@@ -43,7 +43,7 @@ public final class SpanNdcg {
         for (SpanTarget t : targets) {
             for (int i = 0; i < n; i++) {
                 RetrievedSpan r = ranked.get(i);
-                if (pathsMatch(r.path(), t.path()) && (!t.hasSpan() || overlaps(r, t))) {
+                if (matches(r, t)) {
                     ranks.add(i + 1);
                     break;
                 }
@@ -92,6 +92,11 @@ public final class SpanNdcg {
             ideal += 1 / log2(i + 1);
         }
         return dcg / ideal;
+    }
+
+    /** Whether a retrieved chunk answers a target: same file and, when the target has a span, overlapping lines. */
+    static boolean matches(RetrievedSpan r, SpanTarget t) {
+        return pathsMatch(r.path(), t.path()) && (!t.hasSpan() || overlaps(r, t));
     }
 
     private static boolean overlaps(RetrievedSpan r, SpanTarget t) {
