@@ -76,20 +76,10 @@ final class IssueRanking {
     /** The features of each candidate file (in first-appearance order), by signal index. */
     static Map<String, double[]> fileFeatures(IssueText issue, String issueText, List<SearchHit> hits) {
         Map<String, double[]> files = new LinkedHashMap<>();
-        double bm25Top = 0;
-        double denseTop = Double.NEGATIVE_INFINITY;
-        double denseLow = Double.POSITIVE_INFINITY;
-        for (SearchHit h : hits) {
-            LegScore b = h.legs().get(Leg.BM25);
-            if (b != null) {
-                bm25Top = Math.max(bm25Top, b.score());
-            }
-            LegScore d = h.legs().get(Leg.DENSE);
-            if (d != null) {
-                denseTop = Math.max(denseTop, d.score());
-                denseLow = Math.min(denseLow, d.score());
-            }
-        }
+        LegScoreRange range = LegScoreRange.of(hits);
+        double bm25Top = range.bm25Top();
+        double denseTop = range.denseTop();
+        double denseLow = range.denseLow();
         Map<String, Integer> wordCounts = wordCounts(issueText);
         Set<String> identifiers = new HashSet<>(issue.identifiers());
         Map<String, Set<String>> defined = new LinkedHashMap<>();

@@ -260,20 +260,10 @@ public record RepositoryRanking(int depth, Map<String, Double> weights) {
             Map<String, Integer> files = new HashMap<>();
             Map<String, double[]> pathFeatures = new HashMap<>(); // candidates share files: compute once per path
             double top = n == 0 ? 1 : Math.max(1e-12, hits.get(0).fusedScore());
-            double bm25Top = 0;
-            double denseTop = Double.NEGATIVE_INFINITY;
-            double denseLow = Double.POSITIVE_INFINITY;
-            for (SearchHit h : hits) {
-                LegScore b = h.legs().get(Leg.BM25);
-                if (b != null) {
-                    bm25Top = Math.max(bm25Top, b.score());
-                }
-                LegScore d = h.legs().get(Leg.DENSE);
-                if (d != null) {
-                    denseTop = Math.max(denseTop, d.score());
-                    denseLow = Math.min(denseLow, d.score());
-                }
-            }
+            LegScoreRange range = LegScoreRange.of(hits);
+            double bm25Top = range.bm25Top();
+            double denseTop = range.denseTop();
+            double denseLow = range.denseLow();
             for (int i = 0; i < n; i++) {
                 SearchHit h = hits.get(i);
                 String path = h.metadata().getOrDefault(ChunkMetadata.PATH, "");
