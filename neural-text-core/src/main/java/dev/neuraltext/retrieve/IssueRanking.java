@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -183,23 +184,38 @@ final class IssueRanking {
             chunks.sort((a, b) -> Integer.compare(chunkEvidence(b, lines, identifiers),
                     chunkEvidence(a, lines, identifiers)));
         });
-        List<SearchHit> out = new ArrayList<>(hits.size());
-        for (int round = 0; out.size() < hits.size(); round++) {
+        return interleave(order, byFile, (path, h) -> {
+            Map<String, Double> signals = new LinkedHashMap<>();
+            double[] f = features.get(path);
+            for (int i = 0; i < f.length; i++) {
+                if (f[i] != 0) {
+                    signals.put(SIGNALS.get(i), f[i]);
+                }
+            }
+            signals.put("issue", 1.0);
+            signals.put("score", scores.get(path));
+            return signals;
+        });
+    }
+
+    /**
+     * The chunks of {@code byFile} one per file before any file's second, files in {@code order}; each hit carries
+     * {@code signals(path, hit)}, and its shown score never rises down the list (thresholds act on the fused scale).
+     */
+    static List<SearchHit> interleave(List<String> order, Map<String, List<SearchHit>> byFile,
+            BiFunction<String, SearchHit, Map<String, Double>> signals) {
+        int total = 0;
+        for (List<SearchHit> chunks : byFile.values()) {
+            total += chunks.size();
+        }
+        List<SearchHit> out = new ArrayList<>(total);
+        for (int round = 0; out.size() < total; round++) {
             for (String path : order) {
                 List<SearchHit> chunks = byFile.get(path);
                 if (round < chunks.size()) {
                     SearchHit h = chunks.get(round);
                     double shown = out.isEmpty() ? h.score() : Math.min(h.score(), out.get(out.size() - 1).score());
-                    Map<String, Double> signals = new LinkedHashMap<>();
-                    double[] f = features.get(path);
-                    for (int i = 0; i < f.length; i++) {
-                        if (f[i] != 0) {
-                            signals.put(SIGNALS.get(i), f[i]);
-                        }
-                    }
-                    signals.put("issue", 1.0);
-                    signals.put("score", scores.get(path));
-                    out.add(h.withScore(shown).withRankSignals(signals));
+                    out.add(h.withScore(shown).withRankSignals(signals.apply(path, h)));
                 }
             }
         }

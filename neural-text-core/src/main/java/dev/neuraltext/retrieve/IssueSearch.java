@@ -78,20 +78,11 @@ final class IssueSearch {
         files.sort(Comparator.comparingDouble((String f) -> -fused.get(f))
                 .thenComparing(f -> !named.contains(f))
                 .thenComparingInt(f -> questionRank.getOrDefault(f, Integer.MAX_VALUE)));
-        List<SearchHit> out = new ArrayList<>(issueOrder.size());
-        for (int round = 0; out.size() < issueOrder.size(); round++) {
-            for (String path : files) {
-                List<SearchHit> chunks = byFile.get(path);
-                if (round < chunks.size()) {
-                    SearchHit h = chunks.get(round);
-                    double shown = out.isEmpty() ? h.score() : Math.min(h.score(), out.get(out.size() - 1).score());
-                    Map<String, Double> signals = new LinkedHashMap<>(h.rankSignals());
-                    signals.put("issueFused", fused.get(path));
-                    out.add(h.withScore(shown).withRankSignals(signals));
-                }
-            }
-        }
-        return out;
+        return IssueRanking.interleave(files, byFile, (path, h) -> {
+            Map<String, Double> signals = new LinkedHashMap<>(h.rankSignals());
+            signals.put("issueFused", fused.get(path));
+            return signals;
+        });
     }
 
     /**
