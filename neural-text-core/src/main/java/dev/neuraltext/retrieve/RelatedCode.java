@@ -36,7 +36,8 @@ import java.util.regex.Pattern;
  *       file's stem, the name importers use), a BM25 lookup of the name over the other files (at most
  *       {@value #LOOKUP_DEPTH} chunks), kept when the chunk's own text (not the title line the chunkers put first)
  *       names it: exactly (a whole identifier, case as written), or as the same compound in another spelling
- *       ({@code retry_policy} for {@code RetryPolicy}, the code tokenizer's compound rule), which counts half. So a
+ *       ({@code retry_policy} for {@code RetryPolicy}, the code tokenizer's compound rule; for names of several words only),
+ *       which counts half. So a
  *       Python caller of a Rust function or a Markdown page naming a class is found as a Java caller is.</li>
  *   <li><b>Uses</b>: the identifiers of the target's text that are the simple names of definitions in other files
  *       (at most {@value #MAX_NAMES}, the most frequent in the target first), each with those definitions.</li>
@@ -135,7 +136,7 @@ public final class RelatedCode {
         }
         uses(target, path, names, found);
         twinTests(path, found);
-        List<Evidence> ranked = diversified(found.values());
+        List<Evidence> ranked = diversified(found.values().stream().filter(e -> request.wants(e.relation)).toList());
         double best = ranked.isEmpty() ? 1 : ranked.get(0).score();
         List<RelatedHit> hits = new ArrayList<>();
         for (Evidence e : ranked.subList(0, Math.min(request.limit(), ranked.size()))) {
@@ -240,7 +241,9 @@ public final class RelatedCode {
                 LOOKUP_DEPTH, LOOKUP_DEPTH, FusionMethod.defaultMethod(), false));
         Map<ChunkInput, Double> occurrences = new LinkedHashMap<>();
         Set<String> files = new HashSet<>();
-        String compound = compound(name);
+        // another spelling of a name of several words (retry_policy, RETRY_POLICY for RetryPolicy); a one-word name
+        // in another case (mutable for Mutable) is an English word more often than a reference
+        String compound = severalWords(name) ? compound(name) : null;
         for (SearchHit h : hits) {
             ChunkInput c = new ChunkInput(h.id(), h.text(), h.metadata(), h.listMetadata(), Map.of());
             String text = sourceText(c);
@@ -251,7 +254,7 @@ public final class RelatedCode {
                 String token = m.group();
                 if (token.equals(name)) {
                     exact++;
-                } else if (token.length() >= name.length() && compound(token).equals(compound)) {
+                } else if (compound != null && token.length() >= name.length() && compound(token).equals(compound)) {
                     variant++;
                 }
             }
@@ -382,7 +385,8 @@ public final class RelatedCode {
         while (m.find()) {
             last = m.group();
         }
-        return last != null && isName(last) ? last : null;
+        // a keyword of one language is a name in another (Kotlin's Table.double, a PHP method with): kept here
+        return last != null && last.length() >= MIN_NAME_CHARS ? last : null;
     }
 
     /** Whether {@code s} is an identifier worth looking up: long enough, not a keyword or a stop word. */
@@ -401,6 +405,20 @@ public final class RelatedCode {
             }
         }
         return b.toString();
+    }
+
+    /** Whether an identifier joins several words: {@code snake_case}, or a case change inside ({@code retryPolicy}). */
+    static boolean severalWords(String identifier) {
+        String core = identifier.replaceAll("^[_$]+|[_$]+$", "");
+        if (core.indexOf('_') > 0) {
+            return true;
+        }
+        for (int i = 1; i < core.length(); i++) {
+            if (Character.isUpperCase(core.charAt(i)) && Character.isLowerCase(core.charAt(i - 1))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The chunk's text without the title line the chunkers write first (the symbol, "(part i of n)"). */

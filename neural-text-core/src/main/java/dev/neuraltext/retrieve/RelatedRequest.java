@@ -1,6 +1,8 @@
 package dev.neuraltext.retrieve;
 
+import java.util.EnumSet;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * What {@link RelatedCode#find} is asked: a file, optionally narrowed to the definition at a line or to a symbol, and
@@ -9,9 +11,10 @@ import java.util.Objects;
  * @param path   the file, relative to the indexed root with forward slashes, as the chunks' {@code path} metadata
  * @param line   a 1-based line of the file: the innermost chunk holding it is the target; 0 for the whole file
  * @param symbol a definition of the file by name ({@code retry}, {@code RetryPolicy.retry}); null or empty for none
- * @param limit  hits to return, at least 1
+ * @param limit     hits to return, at least 1
+ * @param relations the relations to return (empty: every one)
  */
-public record RelatedRequest(String path, int line, String symbol, int limit) {
+public record RelatedRequest(String path, int line, String symbol, int limit, Set<Relation> relations) {
 
     /** Default number of hits: {@value}. */
     public static final int DEFAULT_LIMIT = 8;
@@ -33,6 +36,18 @@ public record RelatedRequest(String path, int line, String symbol, int limit) {
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be >= 1, got " + limit);
         }
+        Objects.requireNonNull(relations, "relations");
+        relations = relations.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(relations));
+    }
+
+    /** A request for every relation. */
+    public RelatedRequest(String path, int line, String symbol, int limit) {
+        this(path, line, symbol, limit, Set.of());
+    }
+
+    /** Whether the request asks for hits of relation {@code r}. */
+    public boolean wants(Relation r) {
+        return relations.isEmpty() || relations.contains(r);
     }
 
     /** The whole file, {@link #DEFAULT_LIMIT} hits. */
@@ -42,6 +57,6 @@ public record RelatedRequest(String path, int line, String symbol, int limit) {
 
     /** A copy returning {@code n} hits. */
     public RelatedRequest withLimit(int n) {
-        return new RelatedRequest(path, line, symbol, n);
+        return new RelatedRequest(path, line, symbol, n, relations);
     }
 }

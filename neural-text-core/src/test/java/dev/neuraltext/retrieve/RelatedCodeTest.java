@@ -72,7 +72,7 @@ class RelatedCodeTest {
         write("src/main/java/demo/Unrelated.java", """
                 package demo;
 
-                /** Retry logic lives elsewhere; this class has a policy of its own. */
+                /** Retry logic lives elsewhere; this class has a policy of its own, and no backoff. */
                 final class Unrelated {
                     int retry(int policy) {
                         return policy + 1;
@@ -172,6 +172,24 @@ class RelatedCodeTest {
     }
 
     @Test
+    void aOneWordNameInAnotherCaseIsAWordNotAUse() {
+        RelatedResult r = RelatedCode.over(store).find(new RelatedRequest(
+                "src/main/java/demo/Backoff.java", 0, "Backoff", 20));
+        assertThat(r.files()).contains("src/main/java/demo/RetryPolicy.java")
+                .doesNotContain("src/main/java/demo/Unrelated.java");
+    }
+
+    @Test
+    void relationsFilterTheAnswer() {
+        RelatedResult r = RelatedCode.over(store).find(new RelatedRequest(
+                "src/main/java/demo/RetryPolicy.java", 0, null, 20, java.util.Set.of(Relation.USES)));
+        assertThat(r.hits()).isNotEmpty().allSatisfy(h -> assertThat(h.relation()).isEqualTo(Relation.USES));
+        assertThat(r.hits().get(0).hit().score()).isEqualTo(1.0);
+        assertThat(r.files()).containsExactlyInAnyOrder("src/main/java/demo/Backoff.java",
+                "src/main/java/demo/Jitter.java");
+    }
+
+    @Test
     void badTargetsAreNamed() {
         RelatedCode related = RelatedCode.over(store);
         assertThatThrownBy(() -> related.find(RelatedRequest.file("RetryPolicy.java")))
@@ -190,5 +208,10 @@ class RelatedCodeTest {
         assertThat(RelatedCode.isName("id")).isFalse();
         assertThat(RelatedCode.isName("return")).isFalse();
         assertThat(RelatedCode.compound("retry_policy")).isEqualTo(RelatedCode.compound("RetryPolicy"));
+        assertThat(RelatedCode.severalWords("RetryPolicy")).isTrue();
+        assertThat(RelatedCode.severalWords("retry_policy")).isTrue();
+        assertThat(RelatedCode.severalWords("Mutable")).isFalse();
+        assertThat(RelatedCode.severalWords("__init__")).isFalse();
+        assertThat(RelatedCode.severalWords("HTTP")).isFalse();
     }
 }
