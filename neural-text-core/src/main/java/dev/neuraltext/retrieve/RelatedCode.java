@@ -32,15 +32,15 @@ import java.util.regex.Pattern;
  * definition names ({@code symbol} metadata), the identifiers of their text, and the BM25 postings.
  *
  * <ul>
- *   <li><b>Used by</b>: for each name the target defines (its definitions' simple names; for a whole file also the
- *       file's stem, the name importers use), a BM25 lookup of the name over the other files (at most
+ *   <li><b>Used by</b>: for each name the target defines (its definitions' simple names; for a whole file those not
+ *       private to it ({@link #isPrivate}) and the file's stem, the name importers use), a BM25 lookup of the name over the other files (at most
  *       {@value #LOOKUP_DEPTH} chunks), kept when the chunk's own text (not the title line the chunkers put first)
  *       names it: exactly (a whole identifier, case as written), or as the same compound in another spelling
  *       ({@code retry_policy} for {@code RetryPolicy}, the code tokenizer's compound rule; for names of several words only),
  *       which counts half. So a
  *       Python caller of a Rust function or a Markdown page naming a class is found as a Java caller is.</li>
  *   <li><b>Uses</b>: the identifiers of the target's text that are the simple names of definitions in other files
- *       (at most {@value #MAX_NAMES}, the most frequent in the target first), each with those definitions.</li>
+ *       and of none in the target's own file (a call of its own helper resolves there), keywords left out (at most {@value #MAX_NAMES}, the most frequent in the target first), each with those definitions.</li>
  *   <li><b>Tests</b>: hits whose file is a test source by the {@link LanguageTable}'s rules, and the target file's twin
  *       tests: indexed test files named by the target language's test globs with the target's stem
  *       ({@code *Test.java} gives {@code RetryPolicyTest.java}, {@code test_*.py} gives {@code test_retry.py}). An
@@ -131,7 +131,8 @@ public final class RelatedCode {
                 Relation r = isTest(p) ? Relation.TEST
                         : ChunkMetadata.TYPE_DOC.equals(c.metadata().get(ChunkMetadata.TYPE)) ? Relation.DOC
                         : Relation.USED_BY;
-                found.computeIfAbsent(c.id(), id -> new Evidence(c, r)).add(l.name(), l.weight() * e.getValue());
+                found.computeIfAbsent(r.label() + " " + c.id(), id -> new Evidence(c, r)).add(l.name(),
+                        l.weight() * e.getValue());
             }
         }
         uses(target, path, names, found);
@@ -203,13 +204,15 @@ public final class RelatedCode {
     /** The names whose users are looked up: the target's definitions, for a whole file also its stem. */
     private List<String> definedNames(List<ChunkInput> target, RelatedRequest request) {
         Set<String> names = new LinkedHashSet<>();
+        boolean wholeFile = request.line() == 0 && request.symbol() == null;
         for (ChunkInput c : target) {
             String n = definedName(c);
-            if (n != null) {
+            // a whole file's private helpers cannot be used elsewhere: their names would only find namesakes
+            if (n != null && !(wholeFile && isPrivate(c, n))) {
                 names.add(n);
             }
         }
-        if (request.line() == 0 && request.symbol() == null) {
+        if (wholeFile) {
             String file = request.path().substring(request.path().lastIndexOf('/') + 1);
             String stem = file.contains(".") ? file.substring(0, file.indexOf('.')) : file;
             if (isName(stem)) {
@@ -278,12 +281,19 @@ public final class RelatedCode {
 
     /** The definitions elsewhere of the identifiers the target uses. */
     private void uses(List<ChunkInput> target, String path, List<String> own, Map<String, Evidence> found) {
+        Set<String> local = new HashSet<>(own); // what the file defines itself, private helpers too, resolves there
+        for (ChunkInput c : byPath.getOrDefault(path, List.of())) {
+            String n = definedName(c);
+            if (n != null) {
+                local.add(n);
+            }
+        }
         Map<String, Integer> counts = new HashMap<>();
         for (ChunkInput c : target) {
             Matcher m = IDENTIFIER.matcher(sourceText(c));
             while (m.find()) {
                 String id = m.group();
-                if (isName(id) && !own.contains(id) && definitions.containsKey(id)) {
+                if (isName(id) && !local.contains(id) && definitions.containsKey(id)) {
                     counts.merge(id, 1, Integer::sum);
                 }
             }
@@ -296,8 +306,8 @@ public final class RelatedCode {
             Lookup l = lookup(id, path);
             double evidence = l.weight() * (1 + Math.log(counts.get(id)));
             definitions.get(id).stream().filter(d -> !pathOf(d).equals(path)).limit(DEFINITIONS_PER_NAME)
-                    .forEach(d -> found.computeIfAbsent(d.id(), k -> new Evidence(d, Relation.USES)).add(id,
-                            evidence));
+                    .forEach(d -> found.computeIfAbsent(Relation.USES.label() + " " + d.id(),
+                            k -> new Evidence(d, Relation.USES)).add(id, evidence));
         }
     }
 
@@ -324,7 +334,8 @@ public final class RelatedCode {
             String name = e.getKey().substring(e.getKey().lastIndexOf('/') + 1);
             if (twins.contains(name) && isTest(e.getKey())) {
                 ChunkInput first = e.getValue().get(0);
-                Evidence ev = found.computeIfAbsent(first.id(), k -> new Evidence(first, Relation.TEST));
+                Evidence ev = found.computeIfAbsent(Relation.TEST.label() + " " + first.id(),
+                        k -> new Evidence(first, Relation.TEST));
                 ev.evidence = Math.max(ev.evidence, best); // named after the target: as strong as the best use
             }
         }
@@ -354,7 +365,10 @@ public final class RelatedCode {
         }
     }
 
-    /** Best first, the best chunk of each file before any file's second (files in the order of their best chunk). */
+    /**
+     * Best first, the best chunk of each file before any file's second (files in the order of their best chunk), each
+     * chunk once, under its strongest relation.
+     */
     private static List<Evidence> diversified(java.util.Collection<Evidence> all) {
         List<Evidence> sorted = new ArrayList<>(all);
         sorted.sort(Comparator.comparingDouble(Evidence::score).reversed()
@@ -362,8 +376,11 @@ public final class RelatedCode {
         List<Evidence> first = new ArrayList<>();
         List<Evidence> rest = new ArrayList<>();
         Set<String> seen = new HashSet<>();
+        Set<String> chunks = new HashSet<>();
         for (Evidence e : sorted) {
-            (seen.add(pathOf(e.chunk)) ? first : rest).add(e);
+            if (chunks.add(e.chunk.id())) { // a chunk related twice (it uses the target and the target uses it) once
+                (seen.add(pathOf(e.chunk)) ? first : rest).add(e);
+            }
         }
         first.addAll(rest);
         return first;
@@ -387,6 +404,16 @@ public final class RelatedCode {
         }
         // a keyword of one language is a name in another (Kotlin's Table.double, a PHP method with): kept here
         return last != null && last.length() >= MIN_NAME_CHARS ? last : null;
+    }
+
+    /**
+     * Whether a definition is private to its file: its declaration says {@code private} (Java, Kotlin, Scala, C#,
+     * PHP, Swift), or its name starts with one underscore (Python's convention; not {@code __init__}).
+     */
+    static boolean isPrivate(ChunkInput c, String name) {
+        String signature = " " + c.metadata().getOrDefault(ChunkMetadata.SIGNATURE, "") + " ";
+        return signature.contains(" private ") || signature.contains(" fileprivate ")
+                || name.startsWith("_") && !name.startsWith("__");
     }
 
     /** Whether {@code s} is an identifier worth looking up: long enough, not a keyword or a stop word. */

@@ -36,7 +36,11 @@ class RelatedCodeTest {
 
                     /** The delay before attempt n. */
                     public long delayFor(int attempt) {
-                        return backoff.delay(attempt) + Jitter.random();
+                        return clamp(backoff.delay(attempt) + Jitter.random());
+                    }
+
+                    private long clamp(long millis) {
+                        return Math.min(millis, 60_000);
                     }
                 }
                 """);
@@ -75,7 +79,11 @@ class RelatedCodeTest {
                 /** Retry logic lives elsewhere; this class has a policy of its own, and no backoff. */
                 final class Unrelated {
                     int retry(int policy) {
-                        return policy + 1;
+                        return (int) clamp(policy + 1);
+                    }
+
+                    static long clamp(long v) {
+                        return v;
                     }
                 }
                 """);
@@ -140,7 +148,8 @@ class RelatedCodeTest {
         // names as parts only (retry, policy) are not a use; nor a test that does not name it
         assertThat(by).doesNotContainKeys("src/main/java/demo/Unrelated.java", "src/test/java/demo/BackoffTest.java",
                 "src/main/java/demo/RetryPolicy.java");
-        assertThat(r.names()).contains("RetryPolicy", "delayFor");
+        assertThat(r.names()).contains("RetryPolicy", "delayFor")
+                .doesNotContain("clamp"); // private: a namesake elsewhere is no user
         assertThat(r.testsIndexed()).isTrue();
         assertThat(r.hits().get(0).hit().score()).isEqualTo(1.0);
         assertThat(r.hits()).allSatisfy(h -> assertThat(h.hit().score()).isBetween(0.0, 1.0));
