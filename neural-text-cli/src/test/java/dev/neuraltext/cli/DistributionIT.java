@@ -113,7 +113,7 @@ class DistributionIT {
         try {
             client.initialize();
             assertThat(client.listTools().tools()).extracting(McpSchema.Tool::name)
-                    .containsExactly("search", "get", "status", "reindex");
+                    .containsExactly("search", "get", "status", "reindex", "find_related");
             awaitReady(client);
             McpSchema.CallToolResult hit = client.callTool(new McpSchema.CallToolRequest("search",
                     Map.of("query", "backoffDelay")));

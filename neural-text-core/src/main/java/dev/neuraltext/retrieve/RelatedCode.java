@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -40,7 +41,8 @@ import java.util.regex.Pattern;
  *       which counts half. So a
  *       Python caller of a Rust function or a Markdown page naming a class is found as a Java caller is.</li>
  *   <li><b>Uses</b>: the identifiers of the target's text that are the simple names of definitions in other files
- *       and of none in the target's own file (a call of its own helper resolves there), keywords left out (at most {@value #MAX_NAMES}, the most frequent in the target first), each with those definitions.</li>
+ *       and of none in the target's own file (a call of its own helper resolves there), read from its code without
+ *       its doc comment, keywords left out, definitions in test sources only for a test target (at most {@value #MAX_NAMES}, the most frequent in the target first), each with those definitions.</li>
  *   <li><b>Tests</b>: hits whose file is a test source by the {@link LanguageTable}'s rules, and the target file's twin
  *       tests: indexed test files named by the target language's test globs with the target's stem
  *       ({@code *Test.java} gives {@code RetryPolicyTest.java}, {@code test_*.py} gives {@code test_retry.py}). An
@@ -290,7 +292,7 @@ public final class RelatedCode {
         }
         Map<String, Integer> counts = new HashMap<>();
         for (ChunkInput c : target) {
-            Matcher m = IDENTIFIER.matcher(sourceText(c));
+            Matcher m = IDENTIFIER.matcher(codeText(c));
             while (m.find()) {
                 String id = m.group();
                 if (isName(id) && !local.contains(id) && definitions.containsKey(id)) {
@@ -298,14 +300,15 @@ public final class RelatedCode {
                 }
             }
         }
-        List<String> used = counts.keySet().stream().filter(id -> definitions.get(id).stream()
-                .anyMatch(d -> !pathOf(d).equals(path)))
+        // production code does not use test code: a test's definitions are its uses only for a test target
+        Predicate<ChunkInput> elsewhere = d -> !pathOf(d).equals(path) && (isTest(path) || !isTest(pathOf(d)));
+        List<String> used = counts.keySet().stream().filter(id -> definitions.get(id).stream().anyMatch(elsewhere))
                 .sorted(Comparator.comparing((String id) -> -counts.get(id)).thenComparing(Comparator.naturalOrder()))
                 .limit(MAX_NAMES).toList();
         for (String id : used) {
             Lookup l = lookup(id, path);
             double evidence = l.weight() * (1 + Math.log(counts.get(id)));
-            definitions.get(id).stream().filter(d -> !pathOf(d).equals(path)).limit(DEFINITIONS_PER_NAME)
+            definitions.get(id).stream().filter(elsewhere).limit(DEFINITIONS_PER_NAME)
                     .forEach(d -> found.computeIfAbsent(Relation.USES.label() + " " + d.id(),
                             k -> new Evidence(d, Relation.USES)).add(id, evidence));
         }
@@ -446,6 +449,18 @@ public final class RelatedCode {
             }
         }
         return false;
+    }
+
+    /**
+     * The code of a chunk, for the identifiers it uses: its {@code body} and {@code signature} fields (without its
+     * doc comment, whose words name things it does not use) when the chunker wrote them, else {@link #sourceText}.
+     */
+    static String codeText(ChunkInput c) {
+        String body = c.fields().get(ChunkMetadata.FIELD_BODY);
+        if (body == null) {
+            return sourceText(c);
+        }
+        return c.fields().getOrDefault(ChunkMetadata.FIELD_SIGNATURE, "") + "\n" + body;
     }
 
     /** The chunk's text without the title line the chunkers write first (the symbol, "(part i of n)"). */

@@ -34,7 +34,7 @@ class RelatedCodeTest {
                 public final class RetryPolicy {
                     private final Backoff backoff = new Backoff();
 
-                    /** The delay before attempt n. */
+                    /** The delay before attempt n: grows as the test expects (no use of its grows). */
                     public long delayFor(int attempt) {
                         return clamp(backoff.delay(attempt) + Jitter.random());
                     }
@@ -145,6 +145,9 @@ class RelatedCodeTest {
                 .containsEntry("src/main/java/demo/Backoff.java", "uses")
                 .containsEntry("src/main/java/demo/Jitter.java", "uses")
                 .containsEntry("scripts/retry_tool.py", "used-by");
+        // the test method naming the class is a test; its own name in the Javadoc is no use of it
+        assertThat(r.hits()).filteredOn(h -> h.path().endsWith("RetryPolicyTest.java"))
+                .allSatisfy(h -> assertThat(h.relation()).isEqualTo(Relation.TEST));
         // names as parts only (retry, policy) are not a use; nor a test that does not name it
         assertThat(by).doesNotContainKeys("src/main/java/demo/Unrelated.java", "src/test/java/demo/BackoffTest.java",
                 "src/main/java/demo/RetryPolicy.java");
