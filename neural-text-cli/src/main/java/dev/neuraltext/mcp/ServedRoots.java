@@ -184,7 +184,7 @@ final class ServedRoots implements AutoCloseable {
         return new Searched(merge(searched, answers, request.limit()), status(), freshness(fresh));
     }
 
-    private SearchResponse merge(List<Root> searched, List<SearchResponse> answers, int limit) {
+    SearchResponse merge(List<Root> searched, List<SearchResponse> answers, int limit) {
         record Ranked(SearchHit hit, boolean above, int rank, int root) {
         }
         List<Ranked> all = new ArrayList<>();
