@@ -83,14 +83,7 @@ public final class RelatedFormatter {
             rank++;
             SearchHit hit = rh.hit();
             Map<String, String> m = hit.metadata();
-            Map<String, Object> h = new LinkedHashMap<>();
-            h.put("rank", rank);
-            h.put("id", hit.id());
-            h.put("path", m.getOrDefault(ChunkMetadata.PATH, null));
-            h.put("startLine", intOrNull(m.get(ChunkMetadata.START_LINE)));
-            h.put("endLine", intOrNull(m.get(ChunkMetadata.END_LINE)));
-            h.put("symbol", m.getOrDefault(ChunkMetadata.SYMBOL, null));
-            h.put("symbolType", m.getOrDefault(ChunkMetadata.SYMBOL_TYPE, null));
+            Map<String, Object> h = HitFormatter.jsonPlace(rank, hit);
             h.put("relation", rh.relation().label());
             h.put("names", rh.names());
             h.put("score", hit.score());
@@ -101,13 +94,5 @@ public final class RelatedFormatter {
         }
         root.put("hits", hits);
         return root;
-    }
-
-    private static Integer intOrNull(String s) {
-        try {
-            return s == null ? null : Integer.valueOf(s);
-        } catch (NumberFormatException e) {
-            return null;
-        }
     }
 }
