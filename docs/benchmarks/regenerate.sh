@@ -2,12 +2,13 @@
 # Runs the commands whose figures docs/benchmarks.md reports, and leaves every report in bench-out/<commit>/<section>/
 # with commands.txt saying what ran, so that the page's tables are regenerated, not hand-copied.
 #
-#   docs/benchmarks/regenerate.sh [section...]     sections: quality static ranked presets semble speed scale
+#   docs/benchmarks/regenerate.sh [section...]     sections: quality static ranked presets semble related speed scale
 #                                                   first-answer mcp adapters lab, or all (the default)
 # Environment:
 #   DATASETS            folder holding the BEIR datasets commons-lang, commons-lang-commits, testcontainers-docs
 #                       (quality, static, ranked, presets, speed, lab)
-#   SEMBLE_ROOTS        roots.tsv: name<TAB>language<TAB>folder-to-index, one repository a line (semble, lab)
+#   SEMBLE_ROOTS        roots.tsv: name<TAB>language<TAB>folder-to-index, one repository a line (semble, related,
+#                       lab)
 #   SEMBLE_ANNOTATIONS  the folder of <name>.json questions (semble, lab)
 #   OUT                 output folder (default: bench-out/<short commit>)
 #   BENCH_LOCK          a lock file: each run holds it (flock), so that two benchmarks never share the machine
@@ -87,6 +88,9 @@ section() {
                 --out "$OUT/semble-bm25"
             run semble-static "$NT" eval --semble "$SEMBLE_ROOTS" --annotations "$SEMBLE_ANNOTATIONS" \
                 --model static-code --out "$OUT/semble-static" ;;
+        related)
+            need SEMBLE_ROOTS
+            run related "$NT" eval --related "$SEMBLE_ROOTS" --out "$OUT/related" ;;
         speed)
             need DATASETS
             run speed/bm25 "$NT" bench bm25 --dataset "$DATASETS/commons-lang" --builds 1 --warmup 1 --passes 2
@@ -119,11 +123,11 @@ section() {
             run lab/ranking "${LAB[@]}" fit-ranking --semble "$SEMBLE_ROOTS" --annotations "$SEMBLE_ANNOTATIONS" \
                 --out "$OUT/lab/ranking" ;;
         all)
-            for s in quality static ranked presets semble speed scale first-answer mcp adapters lab; do
+            for s in quality static ranked presets semble related speed scale first-answer mcp adapters lab; do
                 section "$s"
             done ;;
         *)
-            echo "regenerate.sh: unknown section '$1' (quality static ranked presets semble speed scale" \
+            echo "regenerate.sh: unknown section '$1' (quality static ranked presets semble related speed scale" \
                 "first-answer mcp adapters lab all)" >&2
             exit 2 ;;
     esac

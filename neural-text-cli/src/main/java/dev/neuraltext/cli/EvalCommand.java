@@ -35,6 +35,19 @@ final class EvalCommand implements Callable<Integer> {
             + "created_at, problem_statement, gold_files; needs --mirrors")
     Path swebench;
 
+    @Option(names = "--related", paramLabel = "<roots.tsv>", description = "evaluate find_related instead: per "
+            + "repository of the roots file (as --semble reads it), definitions and the other files that name them "
+            + "(generated, see docs/benchmarks.md), against grep")
+    Path related;
+
+    @Option(names = "--related-per-repo", paramLabel = "<n>", defaultValue = "30", description = "with --related: "
+            + "definitions sampled per repository (default: ${DEFAULT-VALUE})")
+    int relatedPerRepo;
+
+    @Option(names = "--seed", paramLabel = "<n>", defaultValue = "36", description = "with --related: the sampling "
+            + "seed (default: ${DEFAULT-VALUE})")
+    long seed;
+
     @Option(names = "--mirrors", paramLabel = "<dir>", description = "with --swebench: folder of git mirrors, "
             + "<owner>+<name>/repo each")
     Path mirrors;
@@ -54,7 +67,8 @@ final class EvalCommand implements Callable<Integer> {
             + "time each question this many times per system and keep the median (default: ${DEFAULT-VALUE})")
     int latencyRepeats;
 
-    @Option(names = "--repos", split = ",", paramLabel = "<name>", description = "with --semble or --swebench: only these repositories")
+    @Option(names = "--repos", split = ",", paramLabel = "<name>", description = "with --semble, --swebench or --related: only "
+            + "these repositories")
     List<String> repos = new ArrayList<>();
 
     @Option(names = "--model", paramLabel = "<preset>", description = DenseModel.MODEL_HELP)
@@ -140,6 +154,10 @@ final class EvalCommand implements Callable<Integer> {
         }
         if (swebench != null) {
             return callSwebench();
+        }
+        if (related != null) {
+            return reported(() -> dev.neuraltext.cli.eval.RelatedMain.run(related, repos, relatedPerRepo, seed, out,
+                    System.out, System.err));
         }
         if (datasets.isEmpty()) {
             System.err.println("neural-text eval: give --dataset <dir> (BEIR), --semble <roots.tsv> --annotations <dir> "

@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
         subcommands = {
             IndexCommand.class,
             SearchCommand.class,
+            RelatedCommand.class,
             DemoCommand.class,
             EvalCommand.class,
             BenchCommand.class,

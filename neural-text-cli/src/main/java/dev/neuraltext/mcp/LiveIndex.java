@@ -265,6 +265,11 @@ final class LiveIndex implements AutoCloseable {
         return paths;
     }
 
+    /** A related-code finder over the current state (a snapshot of its chunks). */
+    dev.neuraltext.retrieve.RelatedCode related() {
+        return dev.neuraltext.retrieve.RelatedCode.over(view.store());
+    }
+
     /** The stored chunk with this id. */
     Optional<ChunkInput> chunk(String id) {
         return view.store().chunk(id);

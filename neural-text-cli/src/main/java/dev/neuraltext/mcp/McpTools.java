@@ -61,19 +61,29 @@ final class McpTools {
     /** Hits listed when nothing is above the relevance threshold. */
     static final int BELOW_THRESHOLD_SHOWN = 3;
 
-    private final LiveIndex index;
+    private final ServedRoots roots;
     private final McpJsonMapper json;
 
     McpTools(LiveIndex index, McpJsonMapper json) {
-        this.index = index;
+        this(ServedRoots.single(index), json);
+    }
+
+    McpTools(ServedRoots roots, McpJsonMapper json) {
+        this.roots = roots;
         this.json = json;
+    }
+
+    /** What the tools' descriptions call the served folders. */
+    private String served() {
+        return roots.several() ? "the folders " + String.join(", ", roots.names()) + " (paths start with the folder's "
+                + "name)" : "the files of " + roots.first().name();
     }
 
     List<SyncToolSpecification> specifications() {
         return List.of(
                 spec("search", "Search the indexed code and docs",
                         "Hybrid search (keywords that understand identifiers such as RetryPolicy or backoffDelay, plus "
-                                + "meaning) over the files of " + index.root().getFileName() + ". Ask with an identifier "
+                                + "meaning) over " + served() + ". Ask with an identifier "
                                 + "or a sentence. Each hit gives path:startLine-endLine, symbol, kind, score and a "
                                 + "snippet; read more with `get`. The last line says how many results are above the "
                                 + "relevance threshold: when it says to call again with a higher limit, do so for the "
@@ -81,25 +91,28 @@ final class McpTools {
                                 + "probably not there: say so rather than guess. A note says when the results may not "
                                 + "show the latest changes (an update still running). Answers stay under "
                                 + OUTPUT_CAP_CHARS + " characters and say when they were cut.",
-                        SEARCH_INPUT, SEARCH_OUTPUT, this::search),
+                        ToolSchemas.SEARCH_INPUT, ToolSchemas.SEARCH_OUTPUT, this::search),
                 spec("get", "Read a chunk or a file's lines",
                         "Read from the indexed folder: either a chunk by its `id` (from a search hit), or the lines "
                                 + "`startLine`..`endLine` (1-based, inclusive, at most " + MAX_LINES + ") of the file "
-                                + "at `path`, relative to the folder. Paths outside the folder are refused.",
-                        GET_INPUT, GET_OUTPUT, this::get),
+                                + "at `path`, relative to the folder" + (roots.several() ? " and starting with the "
+                                + "folder's name (as search hits show it)" : "") + ". Paths outside the folder are "
+                                + "refused.",
+                        ToolSchemas.GET_INPUT, ToolSchemas.GET_OUTPUT, this::get),
                 spec("status", "What the index holds",
                         "The index: files, chunks per kind, retrieval legs and how much of it has dense vectors, "
                                 + "the dense model, when it was last updated, and the progress of a build. With "
                                 + "`digest`: checksums of the index's content, equal for two indexes that hold the "
                                 + "same chunks (ids, text, metadata), files and dense vectors.",
-                        STATUS_INPUT, STATUS_OUTPUT, this::status),
+                        ToolSchemas.STATUS_INPUT, ToolSchemas.STATUS_OUTPUT, this::status),
                 spec("reindex", "Update the index now",
                         "Re-index the files that changed since the last update (searches do this by themselves "
                                 + "every few seconds) and say which files were added, modified and deleted.",
-                        EMPTY_INPUT, REINDEX_OUTPUT, this::reindex));
+                        ToolSchemas.EMPTY_INPUT, ToolSchemas.REINDEX_OUTPUT, this::reindex),
+                new RelatedTool(roots).specification(this));
     }
 
-    private SyncToolSpecification spec(String name, String title, String description, String input, String output,
+    SyncToolSpecification spec(String name, String title, String description, String input, String output,
             BiFunction<McpSyncServerExchange, CallToolRequest, CallToolResult> handler) {
         McpSchema.Tool tool = McpSchema.Tool.builder().name(name).title(title).description(description)
                 .inputSchema(json, input).outputSchema(json, output).build();
@@ -165,19 +178,10 @@ final class McpTools {
             filters.add(kindFilter(kind));
         }
         String path = string(args, "path");
-        if (path != null && !path.isBlank()) {
-            List<String> matching = index.paths().stream().filter(pathMatcher(path)).toList();
-            if (matching.isEmpty()) {
-                throw new IllegalArgumentException("no indexed file matches `path` '" + path + "': give a folder "
-                        + "such as src/main or a glob such as *.java or docs/*.md");
-            }
-            filters.add(PayloadFilter.matchAny(ChunkMetadata.PATH, matching.toArray(String[]::new)));
-        }
         Set<Leg> legs = EnumSet.noneOf(Leg.class);
         for (String l : strings(args, "legs")) {
             legs.add(Leg.fromLabel(l));
         }
-        Freshness freshness = index.refreshIfStale();
         PayloadFilter combined = PayloadFilter.allOf(filters);
         String groupBy = string(args, "groupBy");
         if (groupBy != null && !groupBy.equals("chunk") && !groupBy.equals("file")) {
@@ -192,13 +196,26 @@ final class McpTools {
         boolean ranked = !"off".equals(ranking);
         SearchRequest chunks = SearchRequest.builder(query.strip()).limit(limit).filter(combined).legs(legs).build();
         if ("file".equals(groupBy)) {
-            return FileAnswer.of(query.strip(), limit, index.search(FileResults.request(chunks), ranked),
-                    index.status(), legs, freshness);
+            ServedRoots.Searched s = roots.search(FileResults.request(chunks), path, ranked);
+            return FileAnswer.of(query.strip(), limit, s.response(), s.status(), legs, s.freshness());
         }
-        SearchResponse response = index.search(chunks, ranked);
-        SearchAnswer answer = SearchAnswer.of(query.strip(), limit, response, index.status(), legs, freshness);
-        return CallToolResult.builder().addTextContent(answer.text()).structuredContent(answer.structured())
+        ServedRoots.Searched s = roots.search(chunks, path, ranked);
+        SearchAnswer answer = SearchAnswer.of(query.strip(), limit, s.response(), s.status(), legs, s.freshness());
+        return CallToolResult.builder().addTextContent(answer.text()).structuredContent(withRoots(answer.structured()))
                 .isError(false).build();
+    }
+
+    /** With several roots, each structured hit names its root (its path's first segment) as {@code root}. */
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> withRoots(Map<String, Object> structured) {
+        if (roots.several() && structured.get("hits") instanceof List<?> hits) {
+            for (Object h : hits) {
+                Map<String, Object> row = (Map<String, Object>) h;
+                String p = String.valueOf(row.get("path"));
+                row.put("root", p.substring(0, Math.max(0, p.indexOf('/'))));
+            }
+        }
+        return structured;
     }
 
     private static PayloadFilter kindFilter(String kind) {
@@ -236,7 +253,7 @@ final class McpTools {
                     + "`startLine` and `endLine`, not " + (id == null ? "neither" : "both"));
         }
         if (id != null) {
-            ChunkInput c = index.chunk(id).orElseThrow(() -> new IllegalArgumentException("no chunk with id '"
+            ChunkInput c = roots.chunk(id).orElseThrow(() -> new IllegalArgumentException("no chunk with id '"
                     + SearchAnswer.clip(id, 200) + "' in the index (it may have changed since the search: search "
                     + "again)"));
             Map<String, Object> out = new LinkedHashMap<>();
@@ -266,7 +283,8 @@ final class McpTools {
             throw new IllegalArgumentException("at most " + MAX_LINES + " lines per call, asked for " + (end - start + 1)
                     + ": read the file in parts");
         }
-        Path file = RootFiles.resolve(index.root(), path);
+        ServedRoots.Located located = roots.locate("path", path);
+        Path file = RootFiles.resolve(located.root().index().root(), located.relative());
         FileLines.Read read;
         try {
             read = FileLines.read(file, start, end, OUTPUT_CAP_CHARS);
@@ -309,43 +327,77 @@ final class McpTools {
         if (digest != null && !(digest instanceof Boolean)) {
             throw new IllegalArgumentException("`digest` must be true or false, got " + digest);
         }
-        LiveIndex.Status s = index.status();
-        String text = StatusAnswer.text(s);
-        Map<String, Object> structured = StatusAnswer.structured(s);
-        if (Boolean.TRUE.equals(digest)) {
-            IndexDigest d = index.digest();
-            text += "\n" + d.describe();
-            structured.put("digest", d.structured());
+        StringBuilder text = new StringBuilder();
+        Map<String, Object> structured = StatusAnswer.structured(roots.status());
+        List<Map<String, Object>> each = new ArrayList<>();
+        for (ServedRoots.Root r : roots.all()) {
+            Map<String, Object> one = StatusAnswer.structured(r.index().status());
+            if (roots.several()) {
+                text.append(text.length() == 0 ? "" : "\n\n").append("Root ").append(r.name()).append(":\n");
+            }
+            text.append(StatusAnswer.text(r.index().status()));
+            if (Boolean.TRUE.equals(digest)) {
+                IndexDigest d = r.index().digest();
+                text.append("\n").append(d.describe());
+                one.put("digest", d.structured());
+            }
+            one.put("name", r.name());
+            each.add(one);
         }
-        return CallToolResult.builder().addTextContent(text).structuredContent(structured).isError(false).build();
+        if (!roots.several()) {
+            structured = each.get(0);
+            structured.remove("name");
+        } else {
+            structured.put("roots", each);
+        }
+        return CallToolResult.builder().addTextContent(text.toString()).structuredContent(structured).isError(false)
+                .build();
     }
 
     private CallToolResult reindex(McpSyncServerExchange exchange, CallToolRequest request) {
         Object token = request.meta() == null ? null : request.meta().get("progressToken");
         long[] last = {0};
-        IndexChange c = index.reindex(token == null ? null : (IndexUpdate.Progress p) -> {
-            long now = System.nanoTime();
-            if (now - last[0] > 250_000_000L || p.filesDone() == p.filesToIndex()) {
-                last[0] = now;
-                exchange.progressNotification(new McpSchema.ProgressNotification(token, p.filesDone(),
-                        (double) p.filesToIndex(), p.filesDone() + " of " + p.filesToIndex() + " files re-indexed"));
-            }
-        });
-        IndexUpdate u = c.update();
+        List<String> added = new ArrayList<>();
+        List<String> modified = new ArrayList<>();
+        List<String> deleted = new ArrayList<>();
+        int[] sums = new int[5]; // added, modified, deleted, unchanged files; chunks indexed (deleted in 5)
+        long chunksDeleted = 0;
+        double seconds = 0;
+        for (ServedRoots.Root r : roots.all()) {
+            IndexChange c = r.index().reindex(token == null ? null : (IndexUpdate.Progress p) -> {
+                long now = System.nanoTime();
+                if (now - last[0] > 250_000_000L || p.filesDone() == p.filesToIndex()) {
+                    last[0] = now;
+                    exchange.progressNotification(new McpSchema.ProgressNotification(token, p.filesDone(),
+                            (double) p.filesToIndex(), p.filesDone() + " of " + p.filesToIndex() + " files re-indexed"
+                            + (roots.several() ? " in " + r.name() : "")));
+                }
+            });
+            IndexUpdate u = c.update();
+            sums[0] += u.filesAdded();
+            sums[1] += u.filesModified();
+            sums[2] += u.filesDeleted();
+            sums[3] += u.filesUnchanged();
+            sums[4] += u.chunksUpserted();
+            chunksDeleted += u.chunksDeleted();
+            seconds += u.elapsed().toNanos() / 1e9;
+            c.added().forEach(f -> added.add(roots.qualified(r, f)));
+            c.modified().forEach(f -> modified.add(roots.qualified(r, f)));
+            c.deleted().forEach(f -> deleted.add(roots.qualified(r, f)));
+        }
         StringBuilder text = new StringBuilder(String.format(Locale.ROOT,
                 "%d added, %d modified, %d deleted, %d unchanged files; %d chunks indexed, %d deleted (%.1f s).",
-                u.filesAdded(), u.filesModified(), u.filesDeleted(), u.filesUnchanged(), u.chunksUpserted(),
-                u.chunksDeleted(), u.elapsed().toNanos() / 1e9));
-        appendPaths(text, "added", c.added());
-        appendPaths(text, "modified", c.modified());
-        appendPaths(text, "deleted", c.deleted());
+                sums[0], sums[1], sums[2], sums[3], sums[4], chunksDeleted, seconds));
+        appendPaths(text, "added", added);
+        appendPaths(text, "modified", modified);
+        appendPaths(text, "deleted", deleted);
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("added", c.added());
-        out.put("modified", c.modified());
-        out.put("deleted", c.deleted());
-        out.put("unchanged", u.filesUnchanged());
-        out.put("chunksIndexed", u.chunksUpserted());
-        out.put("chunksDeleted", u.chunksDeleted());
+        out.put("added", added);
+        out.put("modified", modified);
+        out.put("deleted", deleted);
+        out.put("unchanged", sums[3]);
+        out.put("chunksIndexed", sums[4]);
+        out.put("chunksDeleted", chunksDeleted);
         return CallToolResult.builder().addTextContent(text.toString()).structuredContent(out).isError(false).build();
     }
 
@@ -362,11 +414,11 @@ final class McpTools {
 
     // ------------------------------------------------------------------ arguments
 
-    private static Map<String, Object> arguments(CallToolRequest request) {
+    static Map<String, Object> arguments(CallToolRequest request) {
         return request.arguments() == null ? Map.of() : request.arguments();
     }
 
-    private static String string(Map<String, Object> args, String name) {
+    static String string(Map<String, Object> args, String name) {
         Object v = args.get(name);
         if (v == null) {
             return null;
@@ -383,7 +435,7 @@ final class McpTools {
         return s;
     }
 
-    private static int integer(Map<String, Object> args, String name, int fallback) {
+    static int integer(Map<String, Object> args, String name, int fallback) {
         Object v = args.get(name);
         if (v == null) {
             return fallback;
@@ -395,7 +447,7 @@ final class McpTools {
         throw new IllegalArgumentException("`" + name + "` must be an integer, got " + v);
     }
 
-    private static List<String> strings(Map<String, Object> args, String name) {
+    static List<String> strings(Map<String, Object> args, String name) {
         Object v = args.get(name);
         if (v == null) {
             return List.of();
@@ -441,155 +493,4 @@ final class McpTools {
             }
         }
     }
-
-    // ------------------------------------------------------------------ schemas (JSON Schema 2020-12)
-
-    private static final String EMPTY_INPUT = """
-            {"type": "object", "properties": {}, "additionalProperties": false}""";
-
-    private static final String STATUS_INPUT = """
-            {"type": "object", "properties": {
-              "digest": {"type": "boolean", "default": false,
-                "description": "Also give checksums of the index's content (chunks, files, dense vectors), to compare with another index of the same folder."}
-            }, "additionalProperties": false}""";
-
-    private static final String SEARCH_INPUT = """
-            {
-              "type": "object",
-              "properties": {
-                "query": {"type": "string", "minLength": 1,
-                  "description": "An identifier (RetryPolicy, backoffDelay, @Retryable) or a question in words."},
-                "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 8,
-                  "description": "Hits to return at least (more when scores stay close)."},
-                "filter": {"type": "string",
-                  "description": "Metadata filter, e.g. type == 'code' and symbolType == 'method' and not path ~ 'test'. Keys: path, language, package, className, symbol, symbolType, startLine, endLine, type, tags."},
-                "path": {"type": "string",
-                  "description": "Only these files: a folder (src/main) or a glob as in .gitignore (*.md at any depth, docs/*.md, **/*Test.java)."},
-                "kind": {"type": "string", "enum": ["code", "doc", "type", "method"],
-                  "description": "code or doc chunks, or only type or method (and constructor) chunks."},
-                "legs": {"type": "array", "items": {"type": "string", "enum": ["bm25", "dense", "sparse"]},
-                  "uniqueItems": true, "description": "Retrieval legs to run (default: every leg the index has)."},
-                "groupBy": {"type": "string", "enum": ["chunk", "file"], "default": "chunk",
-                  "description": "file: `limit` files ranked by their evidence, each with its best spans (for opening the file next)."},
-                "ranking": {"type": "string", "enum": ["whole-repository", "off"], "default": "whole-repository",
-                  "description": "whole-repository: definitions, the file the query names and code first, one chunk per file before a second; off: the fused order as is."}
-              },
-              "required": ["query"],
-              "additionalProperties": false
-            }""";
-
-    private static final String SEARCH_OUTPUT = """
-            {
-              "type": "object",
-              "properties": {
-                "query": {"type": "string"},
-                "legs": {"type": "array", "items": {"type": "string"}},
-                "returned": {"type": "integer"},
-                "aboveThreshold": {"type": "integer"},
-                "extended": {"type": "boolean"},
-                "summary": {"type": "string"},
-                "indexComplete": {"type": "boolean"},
-                "denseCoverage": {"type": "object", "properties": {
-                  "chunks": {"type": "integer"}, "withDense": {"type": "integer"}}},
-                "freshness": {"type": "object", "properties": {
-                  "checkedNow": {"type": "boolean"}, "checkedMillisAgo": {"type": "integer"},
-                  "checkIntervalMillis": {"type": "integer"}, "updateRunning": {"type": "boolean"},
-                  "filesDone": {"type": "integer"}, "filesToIndex": {"type": "integer"},
-                  "filesChanged": {"type": "integer"}}},
-                "outputCapChars": {"type": "integer"},
-                "cappedHits": {"type": "integer"},
-                "notes": {"type": "array", "items": {"type": "string"}},
-                "hits": {"type": "array", "items": {
-                  "type": "object",
-                  "properties": {
-                    "rank": {"type": "integer"},
-                    "id": {"type": "string"},
-                    "path": {"type": "string"},
-                    "startLine": {"type": "integer"},
-                    "endLine": {"type": "integer"},
-                    "symbol": {"type": "string"},
-                    "kind": {"type": "string"},
-                    "score": {"type": "number"},
-                    "aboveThreshold": {"type": "boolean"},
-                    "snippet": {"type": "string"}
-                  },
-                  "required": ["rank", "id", "path", "startLine", "endLine", "score", "aboveThreshold"]
-                }},
-                "files": {"type": "array", "items": {"type": "object", "properties": {
-                  "rank": {"type": "integer"}, "path": {"type": "string"}, "evidence": {"type": "number"},
-                  "matchingChunks": {"type": "integer"}, "spans": {"type": "array"}}}}
-              },
-              "required": ["query", "returned", "aboveThreshold", "summary", "indexComplete", "hits"]
-            }""";
-
-    private static final String GET_INPUT = """
-            {
-              "type": "object",
-              "properties": {
-                "id": {"type": "string", "description": "A chunk id from a search hit."},
-                "path": {"type": "string", "description": "A file path relative to the indexed folder."},
-                "startLine": {"type": "integer", "minimum": 1, "description": "First line, 1-based."},
-                "endLine": {"type": "integer", "minimum": 1, "description": "Last line, inclusive."}
-              },
-              "additionalProperties": false
-            }""";
-
-    private static final String GET_OUTPUT = """
-            {
-              "type": "object",
-              "properties": {
-                "id": {"type": "string"},
-                "path": {"type": "string"},
-                "startLine": {"type": "integer"},
-                "endLine": {"type": "integer"},
-                "totalLines": {"type": "integer"},
-                "capped": {"type": "boolean"},
-                "text": {"type": "string"}
-              },
-              "required": ["path", "startLine", "endLine", "text"]
-            }""";
-
-    private static final String STATUS_OUTPUT = """
-            {
-              "type": "object",
-              "properties": {
-                "root": {"type": "string"},
-                "index": {"type": "string"},
-                "writer": {"type": "boolean"},
-                "phase": {"type": "string", "enum": ["indexing", "embedding", "ready"]},
-                "updating": {"type": "boolean", "description": "an update of changed files is running"},
-                "filesDone": {"type": "integer"},
-                "filesToIndex": {"type": "integer"},
-                "files": {"type": "integer"},
-                "chunks": {"type": "integer"},
-                "chunksByKind": {"type": "object", "additionalProperties": {"type": "integer"}},
-                "legs": {"type": "array", "items": {"type": "string"}},
-                "denseCoverage": {"type": "object", "properties": {
-                  "chunks": {"type": "integer"}, "withDense": {"type": "integer"}}},
-                "denseModel": {"type": "string"},
-                "denseLoaded": {"type": "boolean", "description": "whether queries are embedded (the dense leg runs)"},
-                "lastUpdated": {"type": ["string", "null"]},
-                "lastSaved": {"type": ["string", "null"]},
-                "heapUsedBytes": {"type": "integer", "description": "the server's Java heap in use"},
-                "heapMaxBytes": {"type": "integer", "description": "the most heap the server may use (-Xmx)"},
-                "digest": {"type": "object", "description": "with `digest`: content checksums", "properties": {
-                  "files": {"type": "integer"}, "chunks": {"type": "integer"}, "withDense": {"type": "integer"},
-                  "lexical": {"type": "string"}, "content": {"type": "string"}, "vectors": {"type": "string"}, "manifest": {"type": "string"}}}
-              },
-              "required": ["root", "phase", "files", "chunks", "legs", "denseCoverage"]
-            }""";
-
-    private static final String REINDEX_OUTPUT = """
-            {
-              "type": "object",
-              "properties": {
-                "added": {"type": "array", "items": {"type": "string"}},
-                "modified": {"type": "array", "items": {"type": "string"}},
-                "deleted": {"type": "array", "items": {"type": "string"}},
-                "unchanged": {"type": "integer"},
-                "chunksIndexed": {"type": "integer"},
-                "chunksDeleted": {"type": "integer"}
-              },
-              "required": ["added", "modified", "deleted", "unchanged"]
-            }""";
 }

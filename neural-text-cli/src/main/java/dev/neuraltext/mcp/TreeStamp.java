@@ -13,8 +13,8 @@ import java.util.zip.CRC32C;
  * The cheap staleness check of a live index: a 64-bit checksum of every path, size and modification time (to the
  * nanosecond the file system keeps) under a folder, read from file attributes alone (no content). Hidden files and
  * folders ({@code .git}, the index folder) and symbolic links are left out, as the indexer leaves them out, except
- * {@code .gitignore} files, which decide what the indexer reads; a change the indexer then ignores (a
- * {@code .gitignore}d file) only costs one incremental update that finds nothing to do.
+ * {@code .gitignore} and {@code .neural-textignore} files, which decide what the indexer reads; a change the indexer
+ * then ignores (a {@code .gitignore}d file) only costs one incremental update that finds nothing to do.
  *
  * <p>File systems keep modification times at a coarse granularity (a few milliseconds on ext4, a second or two on
  * others), so a same-size rewrite soon after a check can leave the stamp as it was. {@link Scan#racy} says when a
@@ -66,7 +66,7 @@ final class TreeStamp {
 
                 @Override
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                    if ((!hidden(file) || file.getFileName().toString().equals(".gitignore"))
+                    if ((!hidden(file) || IGNORE_FILES.contains(file.getFileName().toString()))
                             && attrs.isRegularFile()) {
                         long nanos = nanos(attrs.lastModifiedTime());
                         racy[0] |= nanos >= windowStart && nanos <= windowEnd;
@@ -105,6 +105,8 @@ final class TreeStamp {
         }
         return crc.getValue();
     }
+
+    private static final java.util.Set<String> IGNORE_FILES = java.util.Set.of(".gitignore", ".neural-textignore");
 
     private static boolean hidden(Path p) {
         Path name = p.getFileName();

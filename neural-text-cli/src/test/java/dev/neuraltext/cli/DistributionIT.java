@@ -113,7 +113,7 @@ class DistributionIT {
         try {
             client.initialize();
             assertThat(client.listTools().tools()).extracting(McpSchema.Tool::name)
-                    .containsExactly("search", "get", "status", "reindex");
+                    .containsExactly("search", "get", "status", "reindex", "find_related");
             awaitReady(client);
             McpSchema.CallToolResult hit = client.callTool(new McpSchema.CallToolRequest("search",
                     Map.of("query", "backoffDelay")));
@@ -123,6 +123,45 @@ class DistributionIT {
         } finally {
             client.close();
             transport.awaitForExit();
+        }
+        printedConfigsParseAndStartTheServerTheyName(launcher, project);
+    }
+
+    /**
+     * {@code mcp --print-config CLIENT} for every client: stdout parses (JSON with Jackson, Codex's TOML with the strict
+     * {@link dev.neuraltext.mcp.TomlSnippet}), names the installed launcher and the root, and the command line it names,
+     * started by the SDK's client as that client would, serves the root.
+     */
+    private void printedConfigsParseAndStartTheServerTheyName(Path launcher, Path project) throws Exception {
+        for (String client : List.of("claude-code", "claude-desktop", "cursor", "vscode", "codex")) {
+            ProcessBuilder builder = new ProcessBuilder(launcher.toString(), "mcp", "--print-config", client,
+                    "--root", project.toString(), "--no-dense").directory(tmp.toFile())
+                    .redirectError(ProcessBuilder.Redirect.DISCARD);
+            builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+            Process p = builder.start();
+            String printed = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(p.exitValue()).as(printed).isZero();
+            List<String> line = dev.neuraltext.mcp.ClientConfigTest.commandLine(client, printed);
+            assertThat(Path.of(line.get(0)).toRealPath()).as(client).isEqualTo(launcher.toRealPath());
+            assertThat(line.subList(1, line.size())).as(client)
+                    .containsExactly("mcp", "--root", project.toAbsolutePath().normalize().toString(), "--no-dense");
+            StdioClientTransport started = new StdioClientTransport(ServerParameters.builder(line.get(0))
+                    .args(line.subList(1, line.size())).env(Map.of("JAVA_HOME", System.getProperty("java.home")))
+                    .build(), McpJsonDefaults.getMapper());
+            started.setStdErrorHandler(l -> { });
+            McpSyncClient c = McpClient.sync(started).requestTimeout(Duration.ofSeconds(60))
+                    .initializationTimeout(Duration.ofSeconds(60)).build();
+            try {
+                c.initialize();
+                assertThat(c.listTools().tools()).extracting(McpSchema.Tool::name).as(client).contains("find_related");
+                McpSchema.CallToolResult status = c.callTool(new McpSchema.CallToolRequest("status", Map.of()));
+                assertThat(((Map<?, ?>) status.structuredContent()).get("root")).as(client)
+                        .isEqualTo(project.toAbsolutePath().normalize().toString());
+            } finally {
+                c.close();
+                started.awaitForExit();
+            }
         }
     }
 

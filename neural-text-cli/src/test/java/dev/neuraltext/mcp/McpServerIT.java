@@ -150,7 +150,8 @@ class McpServerIT {
             McpSyncClient client = server.client();
             // the tools and their schemas (the SDK validated the schemas against JSON Schema 2020-12 at server start)
             List<McpSchema.Tool> tools = client.listTools().tools();
-            assertThat(tools).extracting(McpSchema.Tool::name).containsExactly("search", "get", "status", "reindex");
+            assertThat(tools).extracting(McpSchema.Tool::name).containsExactly("search", "get", "status", "reindex",
+                    "find_related");
             McpSchema.Tool search = tools.get(0);
             assertThat(search.inputSchema()).containsEntry("type", "object");
             assertThat((List<String>) search.inputSchema().get("required")).containsExactly("query");

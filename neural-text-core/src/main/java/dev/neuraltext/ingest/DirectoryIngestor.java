@@ -43,7 +43,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>What it skips, each counted by {@link SkipReason}: hidden files and directories ({@code .git}, {@code .idea},
  * the index folder {@code .neural-text}); anything a {@code .gitignore} in the tree ignores (see the supported subset
- * on {@code GitIgnore}: patterns, {@code !} negation, directory-only rules, nested files); exclude globs and, when
+ * on {@code GitIgnore}: patterns, {@code !} negation, directory-only rules, nested files), and anything a
+ * {@code .neural-textignore} ignores (the same syntax, read after the {@code .gitignore} of its folder, so that its
+ * {@code !} rules can take back what git ignores; honoured also without {@code .gitignore}); exclude globs and, when
  * include globs are given, files matching none of them; test sources unless {@link Builder#withTests(boolean)}
  * ({@link #DEFAULT_TEST_PATTERNS}); files of unknown type; files over the size limit (default 1 MiB); binary files
  * (NUL bytes in the first 8 KiB); symbolic links (those escaping the root are refused and logged; those inside are
@@ -149,12 +151,15 @@ public final class DirectoryIngestor {
     private void walk(Path dir, String rel, List<GitIgnore> ignores, List<SourceFile> files,
             List<SkippedFile> skipped) throws IOException {
         List<GitIgnore> scope = ignores;
-        if (gitignore) {
-            Path gi = dir.resolve(".gitignore");
+        // .gitignore (when honoured), then .neural-textignore, which may also re-include what git ignores
+        for (String name : gitignore ? List.of(GitIgnore.GITIGNORE, GitIgnore.NEURAL_TEXT_IGNORE)
+                : List.of(GitIgnore.NEURAL_TEXT_IGNORE)) {
+            Path gi = dir.resolve(name);
             if (Files.isRegularFile(gi, LinkOption.NOFOLLOW_LINKS)) {
                 try {
-                    scope = new ArrayList<>(ignores);
-                    scope.add(GitIgnore.parse(rel, Files.readString(gi, StandardCharsets.UTF_8)));
+                    GitIgnore rules = GitIgnore.parse(rel, Files.readString(gi, StandardCharsets.UTF_8), name);
+                    scope = new ArrayList<>(scope);
+                    scope.add(rules);
                 } catch (IOException | java.io.UncheckedIOException e) {
                     LOG.warn("cannot read {}: {}", gi, e.toString());
                 }
@@ -197,8 +202,11 @@ public final class DirectoryIngestor {
                 skipped.add(new SkippedFile(path, SkipReason.UNSUPPORTED_TYPE, "not a regular file"));
                 continue;
             }
-            if (gitignore && GitIgnore.isIgnored(scope, path, dirEntry)) {
-                skipped.add(new SkippedFile(shown, SkipReason.GITIGNORED, ""));
+            GitIgnore ignoredBy = GitIgnore.ignoredBy(scope, path, dirEntry);
+            if (ignoredBy != null) {
+                skipped.add(ignoredBy.fileName().equals(GitIgnore.GITIGNORE)
+                        ? new SkippedFile(shown, SkipReason.GITIGNORED, "")
+                        : new SkippedFile(shown, SkipReason.EXCLUDED, GitIgnore.NEURAL_TEXT_IGNORE));
                 continue;
             }
             PathGlob ex = firstMatch(excludes, path, dirEntry);

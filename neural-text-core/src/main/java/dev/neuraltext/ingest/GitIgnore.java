@@ -9,19 +9,32 @@ import dev.neuraltext.path.PathGlob;
  * ignored; {@code !} negates; each pattern is a {@link PathGlob} relative to the file's directory (a trailing
  * {@code /} matches directories only; a {@code /} elsewhere anchors to the file's directory; {@code *}, {@code ?},
  * {@code [..]} and {@code **} as in git); {@code \#}, {@code \!} and escaped trailing spaces. Not supported:
- * {@code core.excludesFile} and {@code .git/info/exclude}. Immutable.
+ * {@code core.excludesFile} and {@code .git/info/exclude}. The same syntax serves {@code .neural-textignore}
+ * ({@link #NEURAL_TEXT_IGNORE}). Immutable.
  */
 final class GitIgnore {
 
     record Rule(String line, PathGlob glob, boolean negate) {
     }
 
+    /** The file name of git's ignore files. */
+    static final String GITIGNORE = ".gitignore";
+    /** The file name of neural-text's own ignore files: what not to index, though git keeps it. */
+    static final String NEURAL_TEXT_IGNORE = ".neural-textignore";
+
     private final String baseDir;
     private final List<Rule> rules;
+    private final String fileName;
 
-    private GitIgnore(String baseDir, List<Rule> rules) {
+    private GitIgnore(String baseDir, List<Rule> rules, String fileName) {
         this.baseDir = baseDir;
         this.rules = List.copyOf(rules);
+        this.fileName = fileName;
+    }
+
+    /** The name of the file the rules come from ({@link #GITIGNORE} or {@link #NEURAL_TEXT_IGNORE}). */
+    String fileName() {
+        return fileName;
     }
 
     /**
@@ -29,6 +42,11 @@ final class GitIgnore {
      * "" for the root).
      */
     static GitIgnore parse(String baseDir, String content) {
+        return parse(baseDir, content, GITIGNORE);
+    }
+
+    /** As {@link #parse(String, String)}, for the rules of the file {@code fileName}. */
+    static GitIgnore parse(String baseDir, String content, String fileName) {
         List<Rule> rules = new ArrayList<>();
         for (String raw : content.split("\r\n|\r|\n")) {
             String line = raw.stripLeading();
@@ -49,7 +67,7 @@ final class GitIgnore {
                 continue;
             }
         }
-        return new GitIgnore(baseDir.isEmpty() || baseDir.endsWith("/") ? baseDir : baseDir + "/", rules);
+        return new GitIgnore(baseDir.isEmpty() || baseDir.endsWith("/") ? baseDir : baseDir + "/", rules, fileName);
     }
 
     /**
@@ -72,13 +90,18 @@ final class GitIgnore {
 
     /** Whether the path is ignored by a stack of files, innermost last (deeper files override shallower ones). */
     static boolean isIgnored(List<GitIgnore> stack, String relativePath, boolean directory) {
+        return ignoredBy(stack, relativePath, directory) != null;
+    }
+
+    /** The file of a stack (innermost last) whose rule ignores the path, or null when none does or one re-includes it. */
+    static GitIgnore ignoredBy(List<GitIgnore> stack, String relativePath, boolean directory) {
         for (int i = stack.size() - 1; i >= 0; i--) {
             Boolean v = stack.get(i).verdict(relativePath, directory);
             if (v != null) {
-                return v;
+                return v ? stack.get(i) : null;
             }
         }
-        return false;
+        return null;
     }
 
     int size() {

@@ -4,7 +4,7 @@ package dev.neuraltext.ingest;
 public enum SkipReason {
     /** Matched by a {@code .gitignore} rule. */
     GITIGNORED("ignored by .gitignore"),
-    /** Matched an exclude glob, or no include glob. */
+    /** Matched an exclude glob or a {@code .neural-textignore} rule, or no include glob. */
     EXCLUDED("excluded by pattern"),
     /** A test source, excluded by default ({@code src/test/**}, {@code *Test.java}, ...). */
     TEST_SOURCE("test source"),

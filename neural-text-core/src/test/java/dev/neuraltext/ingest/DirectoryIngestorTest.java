@@ -46,6 +46,26 @@ class DirectoryIngestorTest {
     }
 
     @Test
+    void aNeuralTextIgnoreFileIsReadLikeAGitignoreAfterItAndWithoutIt() throws IOException {
+        Path root = tree();
+        write(root, ".neural-textignore", "docs/\n!generated/\n");
+        write(root, "src/main/java/com/acme/.neural-textignore", "App.java\n");
+        ScanResult scan = DirectoryIngestor.builder(root).maxFileBytes(1000).build().scan();
+        // docs/ is left out, generated/ (git ignores it) taken back, App.java left out by the nested file
+        assertThat(scan.files()).extracting(SourceFile::path)
+                .containsExactly("README.md", "generated/Gen.java", "notes.txt");
+        Map<String, SkippedFile> skipped = new java.util.TreeMap<>();
+        scan.skipped().forEach(s -> skipped.put(s.path(), s));
+        assertThat(skipped.get("docs/").reason()).isEqualTo(SkipReason.EXCLUDED);
+        assertThat(skipped.get("docs/").detail()).isEqualTo(".neural-textignore");
+        assertThat(skipped.get("src/main/java/com/acme/App.java").reason()).isEqualTo(SkipReason.EXCLUDED);
+        // honoured when .gitignore files are not
+        ScanResult noGit = DirectoryIngestor.builder(root).maxFileBytes(1000).respectGitignore(false).build().scan();
+        assertThat(noGit.files()).extracting(SourceFile::path).contains("generated/Gen.java")
+                .doesNotContain("docs/guide.md", "src/main/java/com/acme/App.java");
+    }
+
+    @Test
     void skipRules() throws IOException {
         Path root = tree();
         ScanResult scan = DirectoryIngestor.builder(root).maxFileBytes(1000).exclude("notes.txt").build().scan();

@@ -48,8 +48,25 @@ public record SembleDataset(List<Repository> repositories, Map<String, Published
      */
     public static SembleDataset load(Path roots, Path annotations, Path publishedTsv, Collection<String> only) {
         List<Repository> repos = new ArrayList<>();
-        List<String> lines = read(roots, "--semble");
         ObjectMapper json = new ObjectMapper();
+        for (Repository r : repositories(roots, only, "--semble")) {
+            repos.add(new Repository(r.name(), r.language(), r.folder(), r.prefix(),
+                    questions(json, annotations.resolve(r.name() + ".json"))));
+        }
+        Map<String, Published> published = publishedTsv == null || !Files.isRegularFile(publishedTsv) ? Map.of()
+                : published(publishedTsv);
+        return new SembleDataset(List.copyOf(repos), published);
+    }
+
+    /**
+     * The repositories of a roots file ({@code name<TAB>language<TAB>folder}), without questions; {@code only}
+     * (empty: all) keeps the named ones; {@code option} names the option in messages.
+     *
+     * @throws IllegalArgumentException naming the file and line of anything malformed, or a missing folder
+     */
+    public static List<Repository> repositories(Path roots, Collection<String> only, String option) {
+        List<Repository> repos = new ArrayList<>();
+        List<String> lines = read(roots, option);
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).strip();
             if (line.isEmpty() || line.startsWith("#")) {
@@ -57,7 +74,7 @@ public record SembleDataset(List<Repository> repositories, Map<String, Published
             }
             String[] f = line.split("\t");
             if (f.length != 3) {
-                throw new IllegalArgumentException("--semble " + roots + " line " + (i + 1)
+                throw new IllegalArgumentException(option + " " + roots + " line " + (i + 1)
                         + ": expected name<TAB>language<TAB>folder, got '" + line + "'");
             }
             if (!only.isEmpty() && !only.contains(f[0])) {
@@ -65,19 +82,16 @@ public record SembleDataset(List<Repository> repositories, Map<String, Published
             }
             Path folder = Path.of(f[2]);
             if (!Files.isDirectory(folder)) {
-                throw new IllegalArgumentException("--semble " + roots + " line " + (i + 1) + ": folder not found: "
+                throw new IllegalArgumentException(option + " " + roots + " line " + (i + 1) + ": folder not found: "
                         + folder + " (check the repository out first)");
             }
-            Path annotation = annotations.resolve(f[0] + ".json");
-            repos.add(new Repository(f[0], f[1], folder, prefix(folder, f[0]), questions(json, annotation)));
+            repos.add(new Repository(f[0], f[1], folder, prefix(folder, f[0]), List.of()));
         }
         if (repos.isEmpty()) {
-            throw new IllegalArgumentException("--semble " + roots + " lists no repository"
+            throw new IllegalArgumentException(option + " " + roots + " lists no repository"
                     + (only.isEmpty() ? "" : " named " + only));
         }
-        Map<String, Published> published = publishedTsv == null || !Files.isRegularFile(publishedTsv) ? Map.of()
-                : published(publishedTsv);
-        return new SembleDataset(List.copyOf(repos), published);
+        return repos;
     }
 
     /** The indexed folder relative to the repository root ("" when they are the same), forward slashes. */

@@ -168,14 +168,7 @@ public final class HitFormatter {
         for (SearchHit hit : response.hits()) {
             rank++;
             Map<String, String> m = hit.metadata();
-            Map<String, Object> h = new LinkedHashMap<>();
-            h.put("rank", rank);
-            h.put("id", hit.id());
-            h.put("path", m.getOrDefault(ChunkMetadata.PATH, null));
-            h.put("startLine", intOrNull(m.get(ChunkMetadata.START_LINE)));
-            h.put("endLine", intOrNull(m.get(ChunkMetadata.END_LINE)));
-            h.put("symbol", m.getOrDefault(ChunkMetadata.SYMBOL, null));
-            h.put("symbolType", m.getOrDefault(ChunkMetadata.SYMBOL_TYPE, null));
+            Map<String, Object> h = jsonPlace(rank, hit);
             h.put("score", hit.score());
             h.put("fusedScore", hit.fusedScore());
             Map<String, Object> legScores = new LinkedHashMap<>();
@@ -198,6 +191,20 @@ public final class HitFormatter {
         }
         root.put("hits", hits);
         return root;
+    }
+
+    /** The first fields of a hit's JSON: its rank, id, path, lines, symbol and symbol type (null when it has none). */
+    public static Map<String, Object> jsonPlace(int rank, SearchHit hit) {
+        Map<String, String> m = hit.metadata();
+        Map<String, Object> h = new LinkedHashMap<>();
+        h.put("rank", rank);
+        h.put("id", hit.id());
+        h.put("path", m.getOrDefault(ChunkMetadata.PATH, null));
+        h.put("startLine", intOrNull(m.get(ChunkMetadata.START_LINE)));
+        h.put("endLine", intOrNull(m.get(ChunkMetadata.END_LINE)));
+        h.put("symbol", m.getOrDefault(ChunkMetadata.SYMBOL, null));
+        h.put("symbolType", m.getOrDefault(ChunkMetadata.SYMBOL_TYPE, null));
+        return h;
     }
 
     /** Prints {@code doc} as indented JSON, every control character escaped. */
