@@ -17,6 +17,7 @@ import dev.neuraltext.retrieve.DenseBackfill;
 import dev.neuraltext.retrieve.FileGroups;
 import dev.neuraltext.retrieve.HybridCaseRetriever;
 import dev.neuraltext.retrieve.RepositoryRanking;
+import dev.neuraltext.search.SearchHit;
 import dev.neuraltext.search.SearchRequest;
 import dev.neuraltext.store.InMemoryCaseStore;
 import java.io.IOException;
@@ -51,6 +52,8 @@ final class SwebenchHarness {
     static final String GREP = SembleHarness.GREP;
     /** Files an answer holds (the CLI's {@code --limit 10}). */
     static final int FILES = 10;
+    /** Chunks a chunk-level answer holds ({@code search --limit 10 --no-extend}, no grouping). */
+    static final int CHUNKS = 10;
     /** Characters of the long-query probe: a query this long must not cost seconds. */
     static final int LONG_QUERY_CHARS = 10_000;
 
@@ -62,9 +65,13 @@ final class SwebenchHarness {
     record Answer(int rank, List<String> files, long nanos) {
     }
 
-    /** One instance's outcome. */
+    /**
+     * One instance's outcome. {@code fixCommit} is the fix found in the mirror (null: none); {@code chunkBySystem} holds
+     * the chunk-level answers (each answer's files are {@code path:start-end}; rank of the first hit overlapping a line
+     * the fix changed), empty when the instance has no chunk gold ({@link SwebenchFixLines}).
+     */
     record InstanceResult(String id, int issueChars, List<String> gold, double refreshSeconds, int changedFiles,
-            Map<String, Answer> bySystem) {
+            Map<String, Answer> bySystem, String fixCommit, Map<String, Answer> chunkBySystem) {
     }
 
     /**
@@ -98,6 +105,7 @@ final class SwebenchHarness {
     }
 
     private RepositoryResult run(String repo, List<SwebenchDataset.Instance> instances, Embedder embedder) {
+        Path bare = bareMirror(instances.get(0).mirror());
         Path tree = workTree(instances.get(0).mirror());
         DirectoryIngestor ingestor = DirectoryIngestor.builder(tree).build();
         IncrementalIndexer indexer = IncrementalIndexer.builder(ingestor).batchSize(64).build();
@@ -132,11 +140,19 @@ final class SwebenchHarness {
             if (retriever.availableLegs().contains(Leg.DENSE)) {
                 by.put(BM25, answer(retriever, in, Set.of(Leg.BM25)));
             }
+            SwebenchFixLines.FixLines fix = SwebenchFixLines.find(bare, in.id(), in.baseCommit(), in.goldFiles());
+            Map<String, Answer> chunkBy = new LinkedHashMap<>();
+            if (fix.hasGold()) {
+                chunkBy.put(DEFAULT, chunkAnswer(retriever, in, Set.of(), fix));
+                if (retriever.availableLegs().contains(Leg.DENSE)) {
+                    chunkBy.put(BM25, chunkAnswer(retriever, in, Set.of(Leg.BM25), fix));
+                }
+            }
             if (settings.grep()) {
-                by.put(GREP, grep(store, in));
+                grep(store, in, fix, by, chunkBy);
             }
             results.add(new InstanceResult(in.id(), in.issue().length(), in.goldFiles(), i == 0 ? 0 : seconds,
-                    i == 0 ? 0 : changed, by));
+                    i == 0 ? 0 : changed, by, fix.commit(), chunkBy));
             log.printf("swebench: %s %s: default rank %d (refresh %.2f s, %d files changed)%n", repo, in.id(),
                     by.get(DEFAULT).rank(), seconds, changed);
         }
@@ -161,27 +177,84 @@ final class SwebenchHarness {
         return new Answer(rank(paths, in.goldFiles()), List.copyOf(paths), nanos);
     }
 
-    private static Answer grep(InMemoryCaseStore store, SwebenchDataset.Instance in) {
+    /** The request {@code neural-text search --limit 10 --no-extend QUERY} (no grouping) sends. */
+    static SearchRequest chunkRequest(String query, Set<Leg> legs) {
+        return SearchRequest.builder(query).limit(CHUNKS).legs(legs).adaptive(false).build();
+    }
+
+    private static Answer chunkAnswer(HybridCaseRetriever retriever, SwebenchDataset.Instance in, Set<Leg> legs,
+            SwebenchFixLines.FixLines fix) {
+        long t = System.nanoTime();
+        List<SearchHit> hits = retriever.search(chunkRequest(in.issue(), legs)).hits();
+        long nanos = System.nanoTime() - t;
+        List<Map<String, String>> metadata = new ArrayList<>(hits.size());
+        for (SearchHit h : hits.subList(0, Math.min(CHUNKS, hits.size()))) {
+            metadata.add(h.metadata());
+        }
+        return chunkAnswer(metadata, fix, nanos);
+    }
+
+    /** Scores chunks (their metadata, best first): rank of the first whose lines overlap a changed line of a gold file. */
+    static Answer chunkAnswer(List<Map<String, String>> chunks, SwebenchFixLines.FixLines fix, long nanos) {
+        List<String> places = new ArrayList<>(chunks.size());
+        int rank = 0;
+        for (Map<String, String> m : chunks) {
+            String path = m.getOrDefault(ChunkMetadata.PATH, "");
+            int from = line(m.get(ChunkMetadata.START_LINE));
+            int to = Math.max(from, line(m.get(ChunkMetadata.END_LINE)));
+            places.add(path + ":" + from + "-" + to);
+            if (rank == 0 && from > 0 && fix.relevant(path, from, to)) {
+                rank = places.size();
+            }
+        }
+        return new Answer(rank, List.copyOf(places), nanos);
+    }
+
+    private static int line(String value) {
+        if (value == null || value.isBlank()) {
+            return 0;
+        }
+        try {
+            return Integer.parseInt(value.strip());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * The grep peer's file answer into {@code by}, and its chunk answer (its first {@value #CHUNKS} chunks) into
+     * {@code chunkBy} when the instance has chunk gold.
+     */
+    private static void grep(InMemoryCaseStore store, SwebenchDataset.Instance in, SwebenchFixLines.FixLines fix,
+            Map<String, Answer> by, Map<String, Answer> chunkBy) {
         List<ChunkInput> chunks = store.chunks(PayloadFilter.all());
         GrepPeer grep = new GrepPeer();
         List<EvalDocument> docs = new ArrayList<>(chunks.size());
-        Map<String, String> pathOf = new LinkedHashMap<>();
+        Map<String, Map<String, String>> metadataOf = new LinkedHashMap<>();
         for (ChunkInput c : chunks) {
             docs.add(new EvalDocument(c.id(), "", c.text(), Map.of()));
-            pathOf.put(c.id(), c.metadata().getOrDefault(ChunkMetadata.PATH, c.id()));
+            metadataOf.put(c.id(), c.metadata());
         }
         grep.index(docs, ProgressBar.silent());
         long t = System.nanoTime();
+        List<String> ids = grep.search(in.issue(), 500).ids();
         Set<String> files = new LinkedHashSet<>();
-        for (String id : grep.search(in.issue(), 500).ids()) {
-            files.add(pathOf.get(id));
+        for (String id : ids) {
+            files.add(metadataOf.get(id).getOrDefault(ChunkMetadata.PATH, id));
             if (files.size() == FILES) {
                 break;
             }
         }
         long nanos = System.nanoTime() - t;
         List<String> paths = List.copyOf(files);
-        return new Answer(rank(paths, in.goldFiles()), paths, nanos);
+        by.put(GREP, new Answer(rank(paths, in.goldFiles()), paths, nanos));
+        if (fix.hasGold()) {
+            List<Map<String, String>> top = new ArrayList<>();
+            for (String id : ids.subList(0, Math.min(CHUNKS, ids.size()))) {
+                top.add(metadataOf.get(id));
+            }
+            chunkBy.put(GREP, chunkAnswer(top, fix, nanos));
+        }
     }
 
     /** The 1-based position of the first of {@code files} that is a gold file, 0 when none is. */
@@ -222,14 +295,7 @@ final class SwebenchHarness {
 
     /** The work tree of {@code mirror} under the work folder, cloned (shared objects, no copy) on first use. */
     private Path workTree(String mirror) {
-        Path bare = settings.mirrors().resolve(mirror).resolve("repo");
-        if (!Files.isDirectory(bare)) {
-            bare = settings.mirrors().resolve(mirror);
-        }
-        if (!Files.isDirectory(bare)) {
-            throw new IllegalArgumentException("--mirrors " + settings.mirrors() + ": no mirror '" + mirror
-                    + "' (expected " + mirror + "/repo, a git directory)");
-        }
+        Path bare = bareMirror(mirror);
         Path tree = settings.work().resolve(mirror);
         if (!Files.isDirectory(tree.resolve(".git"))) {
             try {
@@ -241,6 +307,19 @@ final class SwebenchHarness {
                     tree.toAbsolutePath().toString());
         }
         return tree;
+    }
+
+    /** The git directory of {@code mirror}: {@code <mirrors>/<mirror>/repo}, or the mirror folder itself. */
+    private Path bareMirror(String mirror) {
+        Path bare = settings.mirrors().resolve(mirror).resolve("repo");
+        if (!Files.isDirectory(bare)) {
+            bare = settings.mirrors().resolve(mirror);
+        }
+        if (!Files.isDirectory(bare)) {
+            throw new IllegalArgumentException("--mirrors " + settings.mirrors() + ": no mirror '" + mirror
+                    + "' (expected " + mirror + "/repo, a git directory)");
+        }
+        return bare;
     }
 
     /** Files this large may be absent from a mirror (a snapshot keeps no file of 4 MiB or more). */

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The localization figures: per system, Acc@1, Acc@5, Acc@10 (the share of instances whose gold file is among the first
@@ -38,11 +39,21 @@ final class SwebenchReport {
     }
 
     static Figures figures(List<SwebenchHarness.InstanceResult> instances, String system) {
+        return figures(instances, system, SwebenchHarness.InstanceResult::bySystem);
+    }
+
+    /** The chunk-level figures of {@code system}: over the instances that have chunk gold only. */
+    static Figures chunkFigures(List<SwebenchHarness.InstanceResult> instances, String system) {
+        return figures(instances, system, SwebenchHarness.InstanceResult::chunkBySystem);
+    }
+
+    private static Figures figures(List<SwebenchHarness.InstanceResult> instances, String system,
+            Function<SwebenchHarness.InstanceResult, Map<String, SwebenchHarness.Answer>> answers) {
         double[] acc = new double[KS.length];
         double mrr = 0;
         int n = 0;
         for (SwebenchHarness.InstanceResult in : instances) {
-            SwebenchHarness.Answer a = in.bySystem().get(system);
+            SwebenchHarness.Answer a = answers.apply(in).get(system);
             if (a == null) {
                 continue;
             }
@@ -92,6 +103,7 @@ final class SwebenchReport {
                 row(md, s, figures(r.instances(), s));
             }
         }
+        appendChunkLevel(md);
         md.append("\n## Index and query time (default search)\n\n| repository | files | chunks | first index s | "
                 + "refresh s median | refresh s worst | query ms median | query ms worst | 10,000-char query ms |\n"
                 + "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -118,9 +130,34 @@ final class SwebenchReport {
         return md.toString();
     }
 
+    /** The chunk-level tables, and how many instances have no chunk gold and why. */
+    private void appendChunkLevel(StringBuilder md) {
+        List<SwebenchHarness.InstanceResult> all = allInstances();
+        long noFix = all.stream().filter(in -> in.fixCommit() == null).count();
+        long untouched = all.stream().filter(in -> in.fixCommit() != null && in.chunkBySystem().isEmpty()).count();
+        md.append("\n## Chunk level (search without --group-by file, ").append(SwebenchHarness.CHUNKS)
+                .append(" chunks)\n\nA hit is relevant when it is a chunk of a gold file whose lines overlap a line "
+                        + "the fix changed (old-side hunks of `git diff -U0 BASE FIX -- FILE`). Instances with chunk "
+                        + "gold: ").append(all.size() - noFix - untouched).append(" of ").append(all.size())
+                .append("; no fix commit found in the mirror: ").append(noFix)
+                .append("; fix does not touch a gold file: ").append(untouched).append(".\n\n");
+        md.append("| system | instances | Acc@1 | Acc@5 | Acc@10 | MRR@10 |\n|---|---:|---:|---:|---:|---:|\n");
+        for (String s : systems()) {
+            row(md, s, chunkFigures(all, s));
+        }
+        md.append("\n| repository | system | instances | Acc@1 | Acc@5 | Acc@10 | MRR@10 |\n")
+                .append("|---|---|---:|---:|---:|---:|---:|\n");
+        for (SwebenchHarness.RepositoryResult r : results) {
+            for (String s : systems()) {
+                md.append("| ").append(r.repo()).append(' ');
+                row(md, s, chunkFigures(r.instances(), s));
+            }
+        }
+    }
+
     private static void row(StringBuilder md, String system, Figures f) {
-        md.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.1f | %.3f |%n", system, f.n(), f.acc()[0],
-                f.acc()[1], f.acc()[2], f.mrr()));
+        md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s |%n", system, f.n(), fmt(f.acc()[0], 1),
+                fmt(f.acc()[1], 1), fmt(f.acc()[2], 1), fmt(f.mrr(), 3)));
     }
 
     private static String fmt(double v, int places) {
@@ -147,6 +184,11 @@ final class SwebenchReport {
             overall.put(s, figuresJson(figures(allInstances(), s)));
         }
         root.put("overall", overall);
+        Map<String, Object> chunkOverall = new LinkedHashMap<>();
+        for (String s : systems()) {
+            chunkOverall.put(s, figuresJson(chunkFigures(allInstances(), s)));
+        }
+        root.put("chunkOverall", chunkOverall);
         List<Object> repos = new ArrayList<>();
         for (SwebenchHarness.RepositoryResult r : results) {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -160,6 +202,11 @@ final class SwebenchReport {
                 by.put(s, figuresJson(figures(r.instances(), s)));
             }
             m.put("systems", by);
+            Map<String, Object> chunkBy = new LinkedHashMap<>();
+            for (String s : systems()) {
+                chunkBy.put(s, figuresJson(chunkFigures(r.instances(), s)));
+            }
+            m.put("chunkSystems", chunkBy);
             List<Object> instances = new ArrayList<>();
             for (SwebenchHarness.InstanceResult in : r.instances()) {
                 Map<String, Object> i = new LinkedHashMap<>();
@@ -172,6 +219,11 @@ final class SwebenchReport {
                 in.bySystem().forEach((s, a) -> answers.put(s, Map.of("rank", a.rank(), "files", a.files(),
                         "millis", a.nanos() / 1e6)));
                 i.put("answers", answers);
+                i.put("fixCommit", in.fixCommit());
+                Map<String, Object> chunkAnswers = new LinkedHashMap<>();
+                in.chunkBySystem().forEach((s, a) -> chunkAnswers.put(s, Map.of("rank", a.rank(), "chunks", a.files(),
+                        "millis", a.nanos() / 1e6)));
+                i.put("chunkAnswers", chunkAnswers);
                 instances.add(i);
             }
             m.put("instances", instances);
