@@ -38,7 +38,10 @@ import java.util.concurrent.TimeUnit;
  * is moved from base commit to base commit in time order ({@code git checkout}), the index is refreshed incrementally
  * as the live index refreshes it ({@link IncrementalIndexer}, then the dense vectors of new chunks backfilled), and the
  * issue text is searched as {@code neural-text search --group-by file --limit 10 --no-extend} searches it. A system's
- * answer is a ranked list of files; an instance is found at the first file that is one of its gold files.
+ * answer is a ranked list of files; an instance is found at the first file that is one of its gold files. At chunk
+ * level the same text is searched as {@code neural-text search --limit 10 --no-extend} (no grouping) searches it, and
+ * a chunk is relevant when it overlaps a line of a gold file that the fix changed ({@link SwebenchFixLines}; instances
+ * without such gold have no chunk-level answer).
  *
  * <p>Systems: {@code default} (every leg the index has, the default fusion and {@link RepositoryRanking#wholeRepository()}),
  * {@code bm25} (the BM25 leg alone, same ranking; only when a dense model is loaded, otherwise it is the default), and the
@@ -66,12 +69,12 @@ final class SwebenchHarness {
     }
 
     /**
-     * One instance's outcome. {@code fixCommit} is the fix found in the mirror (null: none); {@code chunkBySystem} holds
+     * One instance's outcome. {@code fix} is the fix found in the mirror and the lines it changed; {@code chunkBySystem} holds
      * the chunk-level answers (each answer's files are {@code path:start-end}; rank of the first hit overlapping a line
      * the fix changed), empty when the instance has no chunk gold ({@link SwebenchFixLines}).
      */
     record InstanceResult(String id, int issueChars, List<String> gold, double refreshSeconds, int changedFiles,
-            Map<String, Answer> bySystem, String fixCommit, Map<String, Answer> chunkBySystem) {
+            Map<String, Answer> bySystem, SwebenchFixLines.FixLines fix, Map<String, Answer> chunkBySystem) {
     }
 
     /**
@@ -152,7 +155,7 @@ final class SwebenchHarness {
                 grep(store, in, fix, by, chunkBy);
             }
             results.add(new InstanceResult(in.id(), in.issue().length(), in.goldFiles(), i == 0 ? 0 : seconds,
-                    i == 0 ? 0 : changed, by, fix.commit(), chunkBy));
+                    i == 0 ? 0 : changed, by, fix, chunkBy));
             log.printf("swebench: %s %s: default rank %d (refresh %.2f s, %d files changed)%n", repo, in.id(),
                     by.get(DEFAULT).rank(), seconds, changed);
         }

@@ -19,7 +19,8 @@ import java.util.function.Function;
  * The localization figures: per system, Acc@1, Acc@5, Acc@10 (the share of instances whose gold file is among the first
  * k files) and MRR@10, per repository and over all instances (SWE-bench's convention: every instance counts once);
  * beside them the refresh time between base commits (median, worst), the first index time, and the default search's
- * query time (median, worst, and a {@value SwebenchHarness#LONG_QUERY_CHARS}-character issue). Written as
+ * query time (median, worst, and a {@value SwebenchHarness#LONG_QUERY_CHARS}-character issue). The same figures at
+ * chunk level, over the instances with chunk gold (with the count of those without and why). Written as
  * {@code swebench.md} and {@code swebench.json} (every instance's answer included).
  */
 final class SwebenchReport {
@@ -133,8 +134,8 @@ final class SwebenchReport {
     /** The chunk-level tables, and how many instances have no chunk gold and why. */
     private void appendChunkLevel(StringBuilder md) {
         List<SwebenchHarness.InstanceResult> all = allInstances();
-        long noFix = all.stream().filter(in -> in.fixCommit() == null).count();
-        long untouched = all.stream().filter(in -> in.fixCommit() != null && in.chunkBySystem().isEmpty()).count();
+        long noFix = all.stream().filter(in -> in.fix().commit() == null).count();
+        long untouched = all.stream().filter(in -> in.fix().commit() != null && !in.fix().hasGold()).count();
         md.append("\n## Chunk level (search without --group-by file, ").append(SwebenchHarness.CHUNKS)
                 .append(" chunks)\n\nA hit is relevant when it is a chunk of a gold file whose lines overlap a line "
                         + "the fix changed (old-side hunks of `git diff -U0 BASE FIX -- FILE`). Instances with chunk "
@@ -219,7 +220,11 @@ final class SwebenchReport {
                 in.bySystem().forEach((s, a) -> answers.put(s, Map.of("rank", a.rank(), "files", a.files(),
                         "millis", a.nanos() / 1e6)));
                 i.put("answers", answers);
-                i.put("fixCommit", in.fixCommit());
+                i.put("fixCommit", in.fix().commit());
+                Map<String, Object> changed = new LinkedHashMap<>();
+                in.fix().byFile().forEach((f, ranges) -> changed.put(f,
+                        ranges.stream().map(range -> range.start() + "-" + range.end()).toList()));
+                i.put("changedLines", changed);
                 Map<String, Object> chunkAnswers = new LinkedHashMap<>();
                 in.chunkBySystem().forEach((s, a) -> chunkAnswers.put(s, Map.of("rank", a.rank(), "chunks", a.files(),
                         "millis", a.nanos() / 1e6)));

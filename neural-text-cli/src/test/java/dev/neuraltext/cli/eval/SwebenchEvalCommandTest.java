@@ -43,6 +43,12 @@ class SwebenchEvalCommandTest {
         git(src, "add", "-A");
         git(src, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "two");
         String second = git(src, "rev-parse", "HEAD").strip();
+        // the second issue's fix, squash-merged: it changes line 3 of export.py (chunk-level gold)
+        Files.writeString(src.resolve("pkg/export.py"), "def export_csv(table):\n    \"\"\"Export a table as comma "
+                + "separated values.\"\"\"\n    return [table.header] + table\n");
+        git(src, "add", "-A");
+        git(src, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "Keep the header (#2)");
+        String fix = git(src, "rev-parse", "HEAD").strip();
         Path mirrors = Files.createDirectories(tmp.resolve("mirrors"));
         git(tmp, "clone", "-q", "--bare", src.toString(), mirrors.resolve("acme+tool").resolve("repo").toString());
 
@@ -72,6 +78,17 @@ class SwebenchEvalCommandTest {
         assertThat(repo.at("/systems/grep/instances").asInt()).isEqualTo(2);
         // the first commit's tree has no export.py: the first answer cannot name it
         assertThat(repo.at("/instances/0/answers/default/files").toString()).doesNotContain("export.py");
+        // chunk level: only the second instance has a fix commit in the mirror; its changed line is in the first chunk
+        assertThat(out.resolve("swebench.md")).content().contains("Instances with chunk gold: 1 of 2; no fix commit "
+                + "found in the mirror: 1; fix does not touch a gold file: 0.");
+        assertThat(repo.at("/instances/0/fixCommit").isNull()).isTrue();
+        assertThat(repo.at("/instances/0/chunkAnswers").size()).isZero();
+        assertThat(repo.at("/instances/1/fixCommit").asText()).isEqualTo(fix);
+        assertThat(repo.at("/instances/1/changedLines/pkg~1export.py/0").asText()).isEqualTo("3-3");
+        assertThat(repo.at("/instances/1/chunkAnswers/default/rank").asInt()).isEqualTo(1);
+        assertThat(repo.at("/instances/1/chunkAnswers/default/chunks/0").asText()).startsWith("pkg/export.py:1-");
+        assertThat(repo.at("/chunkSystems/default/instances").asInt()).isEqualTo(1);
+        assertThat(repo.at("/chunkSystems/grep/instances").asInt()).isEqualTo(1);
     }
 
     @Test
