@@ -1,14 +1,11 @@
 package dev.neuraltext.cli.eval;
 
 import dev.neuraltext.NonRetriableNeuralTextException;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -18,7 +15,8 @@ import java.util.regex.Pattern;
  * the end of the instance id: a merge commit {@code Merge pull request #N ...} (its second parent is the pull request's
  * head) or a squash commit whose subject ends with {@code (#N)}. Its changed lines are the old-side hunk ranges of
  * {@code git diff -U0 BASE FIX -- FILE}; a pure insertion counts as the old-side line it is inserted at. Among several
- * such commits, one whose history holds the base commit is preferred, then git's order (newest first). Stateless.
+ * such commits, one whose history holds the base commit is preferred, then git's order (newest first). git runs in the
+ * git directory itself (a bare mirror). Stateless.
  */
 final class SwebenchFixLines {
 
@@ -130,31 +128,16 @@ final class SwebenchFixLines {
         return out;
     }
 
+    private static String git(Path gitDir, String... args) {
+        return SwebenchHarness.git(gitDir, args);
+    }
+
     private static boolean isAncestor(Path gitDir, String ancestor, String commit) {
         try {
             git(gitDir, "merge-base", "--is-ancestor", ancestor, commit);
             return true;
         } catch (NonRetriableNeuralTextException e) {
             return false;
-        }
-    }
-
-    private static String git(Path gitDir, String... args) {
-        List<String> cmd = new ArrayList<>(List.of("git", "--git-dir=" + gitDir.toAbsolutePath()));
-        cmd.addAll(List.of(args));
-        try {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            byte[] out = p.getInputStream().readAllBytes();
-            if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0) {
-                throw new NonRetriableNeuralTextException(String.join(" ", cmd) + " failed: "
-                        + new String(out, StandardCharsets.UTF_8).strip(), null);
-            }
-            return new String(out, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new NonRetriableNeuralTextException("cannot run git on " + gitDir + " (is git installed?)", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new NonRetriableNeuralTextException("interrupted while running " + String.join(" ", cmd), e);
         }
     }
 }

@@ -370,7 +370,8 @@ final class SwebenchHarness {
         }
     }
 
-    private static String git(Path dir, String... args) {
+    /** Runs git in {@code dir} (a work tree or a git directory); its output, or an exception naming the command. */
+    static String git(Path dir, String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add("git");
         cmd.addAll(List.of(args));

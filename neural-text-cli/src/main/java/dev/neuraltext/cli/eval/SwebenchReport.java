@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -92,18 +93,7 @@ final class SwebenchReport {
         StringBuilder md = new StringBuilder("# Issue localization (SWE-bench protocol)\n\n");
         md.append("Model: ").append(run.getOrDefault("model", "?")).append("; commit ").append(run.getOrDefault("git", "?"))
                 .append(". Files per answer: ").append(SwebenchHarness.FILES).append(".\n\n");
-        md.append("| system | instances | Acc@1 | Acc@5 | Acc@10 | MRR@10 |\n|---|---:|---:|---:|---:|---:|\n");
-        for (String s : systems()) {
-            row(md, s, figures(allInstances(), s));
-        }
-        md.append("\n## Per repository\n\n| repository | system | instances | Acc@1 | Acc@5 | Acc@10 | MRR@10 |\n")
-                .append("|---|---|---:|---:|---:|---:|---:|\n");
-        for (SwebenchHarness.RepositoryResult r : results) {
-            for (String s : systems()) {
-                md.append("| ").append(r.repo()).append(' ');
-                row(md, s, figures(r.instances(), s));
-            }
-        }
+        appendTables(md, "\n## Per repository\n", SwebenchReport::figures);
         appendChunkLevel(md);
         md.append("\n## Index and query time (default search)\n\n| repository | files | chunks | first index s | "
                 + "refresh s median | refresh s worst | query ms median | query ms worst | 10,000-char query ms |\n"
@@ -142,16 +132,22 @@ final class SwebenchReport {
                         + "gold: ").append(all.size() - noFix - untouched).append(" of ").append(all.size())
                 .append("; no fix commit found in the mirror: ").append(noFix)
                 .append("; fix does not touch a gold file: ").append(untouched).append(".\n\n");
+        appendTables(md, "", SwebenchReport::chunkFigures);
+    }
+
+    /** The overall table, then {@code heading} and the per-repository table, of the figures {@code figures} gives. */
+    private void appendTables(StringBuilder md, String heading,
+            BiFunction<List<SwebenchHarness.InstanceResult>, String, Figures> figures) {
         md.append("| system | instances | Acc@1 | Acc@5 | Acc@10 | MRR@10 |\n|---|---:|---:|---:|---:|---:|\n");
         for (String s : systems()) {
-            row(md, s, chunkFigures(all, s));
+            row(md, s, figures.apply(allInstances(), s));
         }
-        md.append("\n| repository | system | instances | Acc@1 | Acc@5 | Acc@10 | MRR@10 |\n")
+        md.append(heading).append("\n| repository | system | instances | Acc@1 | Acc@5 | Acc@10 | MRR@10 |\n")
                 .append("|---|---|---:|---:|---:|---:|---:|\n");
         for (SwebenchHarness.RepositoryResult r : results) {
             for (String s : systems()) {
                 md.append("| ").append(r.repo()).append(' ');
-                row(md, s, chunkFigures(r.instances(), s));
+                row(md, s, figures.apply(r.instances(), s));
             }
         }
     }
