@@ -156,7 +156,7 @@ class McpServerIT {
             assertThat(search.inputSchema()).containsEntry("type", "object");
             assertThat((List<String>) search.inputSchema().get("required")).containsExactly("query");
             assertThat(((Map<String, Object>) search.inputSchema().get("properties")).keySet())
-                    .containsExactly("query", "limit", "filter", "path", "kind", "legs", "groupBy", "ranking");
+                    .containsExactly("query", "limit", "filter", "path", "kind", "legs", "groupBy", "ranking", "budget");
             assertThat(search.outputSchema()).containsKey("properties");
             assertThat(search.description()).contains("above the relevance threshold");
             awaitReady(client);
