@@ -172,12 +172,7 @@ final class McpTools {
         if (limit < 1 || limit > MAX_LIMIT) {
             throw new IllegalArgumentException("`limit` must be between 1 and " + MAX_LIMIT + ", got " + limit);
         }
-        int budget = integer(args, "budget", AnswerPacker.DEFAULT_BUDGET);
-        if (budget != 0 && (budget < AnswerPacker.MIN_BUDGET || budget > MAX_BUDGET)) {
-            throw new IllegalArgumentException("`budget` must be 0 (no packing: a short snippet per hit) or between "
-                    + AnswerPacker.MIN_BUDGET + " and " + MAX_BUDGET + " tokens, got " + budget);
-        }
-        AnswerPacker packer = budget == 0 ? null : AnswerPacker.ofBudget(budget);
+        AnswerPacker packer = packer(args);
         List<PayloadFilter> filters = new ArrayList<>();
         String filter = string(args, "filter");
         if (filter != null && !filter.isBlank()) {
@@ -221,6 +216,16 @@ final class McpTools {
                 : SearchAnswer.packed(query.strip(), s.response(), s.status(), legs, s.freshness(), packer);
         return CallToolResult.builder().addTextContent(answer.text()).structuredContent(withRoots(answer.structured()))
                 .isError(false).build();
+    }
+
+    /** The {@code budget} argument's packer (default {@link AnswerPacker#DEFAULT_BUDGET}), or null for 0. */
+    static AnswerPacker packer(Map<String, Object> args) {
+        int budget = integer(args, "budget", AnswerPacker.DEFAULT_BUDGET);
+        if (budget != 0 && (budget < AnswerPacker.MIN_BUDGET || budget > MAX_BUDGET)) {
+            throw new IllegalArgumentException("`budget` must be 0 (no packing: a short snippet per hit) or between "
+                    + AnswerPacker.MIN_BUDGET + " and " + MAX_BUDGET + " tokens, got " + budget);
+        }
+        return budget == 0 ? null : AnswerPacker.ofBudget(budget);
     }
 
     /** With several roots, each structured hit names its root (its path's first segment) as {@code root}. */

@@ -185,7 +185,9 @@ final class ToolSchemas {
                 "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 8,
                   "description": "Hits to return."},
                 "relations": {"type": "array", "items": {"type": "string", "enum": ["used-by", "uses", "test", "doc"]},
-                  "uniqueItems": true, "description": "Only these relations (default: all)."}
+                  "uniqueItems": true, "description": "Only these relations (default: all)."},
+                "budget": {"type": "integer", "minimum": 0, "maximum": 20000, "default": 2000,
+                  "description": "Tokens (characters / 4) the answer's code may take, packed as search packs it. 0: no code, one line and a short snippet per hit."}
               },
               "required": ["path"],
               "additionalProperties": false
@@ -222,6 +224,11 @@ final class ToolSchemas {
                     "relation": {"type": "string", "enum": ["used-by", "uses", "test", "doc"]},
                     "names": {"type": "array", "items": {"type": "string"}},
                     "snippet": {"type": "string"},
+                    "text": {"type": "string", "description": "the hit as packed: header, kept lines, elision marks"},
+                    "trimmed": {"type": "boolean"},
+                    "elidedLines": {"type": "integer"},
+                    "tokens": {"type": "integer"},
+                    "lines": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}},
                     "root": {"type": "string"}
                   },
                   "required": ["rank", "id", "path", "startLine", "endLine", "score", "relation"]
