@@ -190,6 +190,9 @@ record SearchAnswer(String text, Map<String, Object> structured) {
     private static List<String> notes(LiveIndex.Status status, SearchResponse r, Set<Leg> requested,
             int filesChanged) {
         List<String> notes = new ArrayList<>();
+        if (!status.saveProblem().isEmpty()) {
+            notes.add(status.saveProblem() + ".");
+        }
         if (status.phase() == LiveIndex.Phase.INDEXING) {
             notes.add("the index is still being built (" + (status.filesToIndex() == 0 ? "scanning the folder"
                     : status.filesDone() + " of " + status.filesToIndex() + " files so far")

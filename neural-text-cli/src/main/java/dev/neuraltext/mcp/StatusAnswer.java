@@ -37,6 +37,9 @@ final class StatusAnswer {
         if (s.lastSaved() != null) {
             t.append("; saved ").append(s.lastSaved());
         }
+        if (!s.saveProblem().isEmpty()) {
+            t.append("\nSaving: ").append(s.saveProblem());
+        }
         return t.toString();
     }
 
@@ -59,6 +62,7 @@ final class StatusAnswer {
         m.put("denseLoaded", s.denseLoaded());
         m.put("lastUpdated", time(s.lastUpdated()));
         m.put("lastSaved", time(s.lastSaved()));
+        m.put("saveProblem", s.saveProblem().isEmpty() ? null : s.saveProblem());
         Runtime rt = Runtime.getRuntime();
         m.put("heapUsedBytes", rt.totalMemory() - rt.freeMemory());
         m.put("heapMaxBytes", rt.maxMemory());

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class McpServerIT {
 
-    private static final Path JAR =
+    static final Path JAR =
             Path.of(System.getProperty("nt.buildDirectory", "target"), "neural-text.jar").toAbsolutePath();
     private static final io.modelcontextprotocol.json.McpJsonMapper JSON =
             io.modelcontextprotocol.json.McpJsonDefaults.getMapper();
