@@ -310,7 +310,8 @@ final class IndexSession implements AutoCloseable {
         IndexProgress progress = new IndexProgress(err, terminal);
         IndexUpdate update;
         try {
-            update = IncrementalIndexer.builder(ingestor).batchSize(64).progress(progress::report).build()
+            update = IncrementalIndexer.builder(ingestor).batchSize(64).progress(progress::report)
+                    .afterScan(scan -> HeapNeed.require(scan, Runtime.getRuntime().maxMemory())).build()
                     .update(manifest, ChunkSink.of(keywordsFirst::index, keywordsFirst::delete));
         } finally {
             progress.done();

@@ -3,6 +3,7 @@ package dev.neuraltext.mcp;
 import dev.neuraltext.NeuralTextException;
 import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.chunk.ChunkMetadata;
+import dev.neuraltext.cli.HeapNeed;
 import dev.neuraltext.encode.Embedder;
 import dev.neuraltext.filter.PayloadFilter;
 import dev.neuraltext.ingest.ChunkSink;
@@ -173,8 +174,9 @@ final class LiveIndex implements AutoCloseable {
                 update(null, stamp, fresh);
                 loadModel();
                 scheduleBackfill();
-            } catch (RuntimeException e) {
-                log.accept("indexing " + root + " failed: " + e.getMessage());
+            } catch (RuntimeException | OutOfMemoryError e) {
+                log.accept("indexing " + root + " failed: " + (e instanceof OutOfMemoryError ? HeapNeed.outOfMemory()
+                        : e.getMessage()));
                 LOG.warn("indexing {} failed", root, e);
             } finally {
                 if (phase == Phase.INDEXING) {
@@ -387,7 +389,8 @@ final class LiveIndex implements AutoCloseable {
             long start = System.nanoTime();
             long[] lastLog = {start};
             boolean[] announced = {first};
-            IndexUpdate u = IncrementalIndexer.builder(ingestor).batchSize(64).progress(p -> {
+            IndexUpdate u = IncrementalIndexer.builder(ingestor).batchSize(64)
+                    .afterScan(scan -> HeapNeed.require(scan, Runtime.getRuntime().maxMemory())).progress(p -> {
                 filesDone = p.filesDone();
                 filesToIndex = p.filesToIndex();
                 if (!announced[0] && p.filesToIndex() > 0) {
