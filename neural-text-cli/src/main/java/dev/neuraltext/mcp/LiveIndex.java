@@ -91,7 +91,7 @@ final class LiveIndex implements AutoCloseable {
             int filesToIndex, int files,
             long chunks, java.util.Map<String, Integer> chunksByKind, Set<dev.neuraltext.fusion.Leg> legs,
             DenseCoverage coverage, String denseModel, boolean denseLoaded, String denseNote, Instant lastUpdated,
-            Instant lastSaved, String saveProblem) {
+            Instant lastSaved, String saveProblem, java.util.Map<String, Integer> skipped) {
     }
 
     private final Path root;
@@ -121,6 +121,7 @@ final class LiveIndex implements AutoCloseable {
     private volatile int filesDone;
     private volatile int filesToIndex;
     private volatile Instant lastUpdated;
+    private volatile java.util.Map<String, Integer> skipped = java.util.Map.of();
     private volatile long treeStamp;
     private volatile long savedStamp;
     private volatile long lastCheck = Long.MIN_VALUE / 2;
@@ -419,6 +420,8 @@ final class LiveIndex implements AutoCloseable {
             paths.retainAll(u.manifest().files().keySet());
             treeStamp = stamp;
             lastUpdated = Instant.now();
+            skipped = u.scan().skippedByReason().entrySet().stream().collect(java.util.stream.Collectors.toMap(
+                    e -> e.getKey().label(), java.util.Map.Entry::getValue, Integer::sum, java.util.TreeMap::new));
             if (first) {
                 save(view);
             } else if (u.changed()) {
@@ -575,7 +578,7 @@ final class LiveIndex implements AutoCloseable {
                 v.manifest().files().size(),
                 v.store().count(PayloadFilter.all()), v.manifest().chunksBySymbolType(), v.store().legsWithData(),
                 v.store().denseCoverage(), model, e != null, e != null ? "" : denseNote, lastUpdated, saves.lastSaved(),
-                saves.problem().orElse(""));
+                saves.problem().orElse(""), skipped);
     }
 
     /** The file manifest of the current state. */

@@ -230,6 +230,11 @@ class McpServerIT {
             // status and reindex
             Map<String, Object> status = structured(call(client, "status", Map.of()));
             assertThat(status).containsEntry("phase", "ready").containsEntry("writer", true);
+            // the symbolic link to a file outside the root is skipped, counted by reason
+            assertThat((Map<String, Object>) status.get("skipped")).containsEntry("symlink escaping the root", 1);
+            assertThat(status).containsEntry("saveProblem", null);
+            assertThat(text(call(client, "status", Map.of()))).containsPattern("; skipped \\d+ \\(.*symlink escaping "
+                    + "the root 1");
             assertThat((List<String>) status.get("legs")).containsExactly("bm25");
             Files.delete(root.resolve("src/main/java/com/acme/retry/Jitter.java"));
             McpSchema.CallToolResult re = call(client, "reindex", Map.of());
