@@ -9,7 +9,7 @@ import java.util.Locale;
  * less. The embedded index keeps every chunk's text, its BM25 postings and its vectors in the heap while it is built
  * and saved; measured on copies of one repository from 2,125 to 102,046 chunks (docs/command-line.md, *Memory*), the
  * least heap that indexes a folder grows as about {@value #BASE_MIB} MiB plus {@value #HEAP_PER_SOURCE_BYTE} bytes of
- * heap per byte of source. A run whose JVM allows less than {@value #REFUSE_BELOW} of that is refused once the folder
+ * heap per byte of source, {@value #DENSE_HEAP_PER_SOURCE_BYTE} more with dense vectors. A run whose JVM allows less than {@value #REFUSE_BELOW} of that is refused once the folder
  * is scanned, before any file is chunked, so that it does not fail with an {@code OutOfMemoryError} halfway; a run
  * between that and the estimate is let through (the estimate errs high), and the command line's last resort
  * ({@link #outOfMemory()}) still names the option if it runs out. Used by {@code index} and the MCP server.
@@ -19,26 +19,29 @@ public final class HeapNeed {
 
     static final int BASE_MIB = 32;
     static final double HEAP_PER_SOURCE_BYTE = 5.0;
+    /** What dense vectors add: their floats, the model's buffers and its batches. */
+    static final double DENSE_HEAP_PER_SOURCE_BYTE = 4.0;
     static final double REFUSE_BELOW = 0.75;
 
     private HeapNeed() {
     }
 
-    /** The heap, in bytes, that indexing {@code sourceBytes} of source needs, about. */
-    static long estimate(long sourceBytes) {
-        return (BASE_MIB << 20) + (long) (sourceBytes * HEAP_PER_SOURCE_BYTE);
+    /** The heap, in bytes, that indexing {@code sourceBytes} of source needs, about, with dense vectors or not. */
+    static long estimate(long sourceBytes, boolean dense) {
+        return (BASE_MIB << 20) + (long) (sourceBytes * (HEAP_PER_SOURCE_BYTE
+                + (dense ? DENSE_HEAP_PER_SOURCE_BYTE : 0)));
     }
 
     /**
      * Refuses, with the option to set, a run over {@code scan}'s files when the JVM's heap ({@code maxHeap}) is below
-     * {@value #REFUSE_BELOW} of the estimate.
+     * {@value #REFUSE_BELOW} of the estimate ({@code dense}: the run embeds dense vectors too).
      */
-    public static void require(ScanResult scan, long maxHeap) {
+    public static void require(ScanResult scan, long maxHeap, boolean dense) {
         long bytes = 0;
         for (SourceFile f : scan.files()) {
             bytes += f.size();
         }
-        long need = estimate(bytes);
+        long need = estimate(bytes, dense);
         if (maxHeap < need * REFUSE_BELOW) {
             throw new CliException(CliException.FAILURE, String.format(Locale.ROOT, "indexing %,d files (%s of "
                     + "source) needs about %s of Java heap, and this JVM may use at most %s: nothing was indexed and "

@@ -311,7 +311,8 @@ final class IndexSession implements AutoCloseable {
         IndexUpdate update;
         try {
             update = IncrementalIndexer.builder(ingestor).batchSize(64).progress(progress::report)
-                    .afterScan(scan -> HeapNeed.require(scan, Runtime.getRuntime().maxMemory())).build()
+                    .afterScan(scan -> HeapNeed.require(scan, Runtime.getRuntime().maxMemory(),
+                            !(model.isDone() && model.getNow(null) == null))).build()
                     .update(manifest, ChunkSink.of(keywordsFirst::index, keywordsFirst::delete));
         } finally {
             progress.done();

@@ -391,7 +391,8 @@ final class LiveIndex implements AutoCloseable {
             long[] lastLog = {start};
             boolean[] announced = {first};
             IndexUpdate u = IncrementalIndexer.builder(ingestor).batchSize(64)
-                    .afterScan(scan -> HeapNeed.require(scan, Runtime.getRuntime().maxMemory())).progress(p -> {
+                    .afterScan(scan -> HeapNeed.require(scan, Runtime.getRuntime().maxMemory(), modelLoader != null))
+                    .progress(p -> {
                 filesDone = p.filesDone();
                 filesToIndex = p.filesToIndex();
                 if (!announced[0] && p.filesToIndex() > 0) {

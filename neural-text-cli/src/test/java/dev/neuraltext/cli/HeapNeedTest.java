@@ -24,7 +24,7 @@ class HeapNeedTest {
     @Test
     void aHeapWellBelowTheEstimateIsRefusedBeforeAnythingIsReadNamingTheOption() {
         ScanResult big = scan(1_000, 100_000); // 95 MiB of source
-        assertThatThrownBy(() -> HeapNeed.require(big, 64L << 20)).isInstanceOf(CliException.class)
+        assertThatThrownBy(() -> HeapNeed.require(big, 64L << 20, false)).isInstanceOf(CliException.class)
                 .hasMessageContaining("indexing 1,000 files (95 MiB of source) needs about")
                 .hasMessageContaining("this JVM may use at most 64 MiB: nothing was indexed and the index is unchanged")
                 .hasMessageContaining("JAVA_OPTS=-Xmx1g neural-text index")
@@ -34,9 +34,19 @@ class HeapNeedTest {
     @Test
     void enoughHeapOrAHeapNearTheEstimatePasses() {
         ScanResult big = scan(1_000, 100_000);
-        HeapNeed.require(big, 4L << 30);
-        HeapNeed.require(big, (long) (HeapNeed.estimate(100_000_000L) * 0.8));
-        HeapNeed.require(scan(10, 1_000), 32L << 20);
+        HeapNeed.require(big, 4L << 30, true);
+        HeapNeed.require(big, (long) (HeapNeed.estimate(100_000_000L, false) * 0.8), false);
+        HeapNeed.require(scan(10, 1_000), 32L << 20, true);
+    }
+
+    @Test
+    void denseVectorsNeedMore() {
+        ScanResult mid = scan(100, 150_000); // 14 MiB: enough heap for keywords alone, not with vectors
+        long heap = 96L << 20;
+        HeapNeed.require(mid, heap, false);
+        assertThatThrownBy(() -> HeapNeed.require(mid, heap, true)).isInstanceOf(CliException.class)
+                .hasMessageContaining("this JVM may use at most 96 MiB");
+        assertThat(HeapNeed.estimate(1_000_000, true)).isGreaterThan(HeapNeed.estimate(1_000_000, false));
     }
 
     @Test
