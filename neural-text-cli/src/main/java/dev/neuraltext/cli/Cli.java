@@ -1,6 +1,7 @@
 package dev.neuraltext.cli;
 
 import dev.neuraltext.NeuralTextException;
+import dev.neuraltext.cli.limits.HeapNeed;
 import java.util.concurrent.Callable;
 
 /** Turns failures of a command into one message on stderr and an exit code; stack traces only with NEURAL_TEXT_DEBUG. */

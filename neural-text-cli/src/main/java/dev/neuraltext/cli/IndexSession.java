@@ -1,5 +1,6 @@
 package dev.neuraltext.cli;
 
+import dev.neuraltext.cli.limits.HeapNeed;
 import dev.neuraltext.cli.model.DenseModel;
 import dev.neuraltext.NeuralTextException;
 import dev.neuraltext.encode.Embedder;

@@ -3,7 +3,7 @@ package dev.neuraltext.mcp;
 import dev.neuraltext.NeuralTextException;
 import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.chunk.ChunkMetadata;
-import dev.neuraltext.cli.HeapNeed;
+import dev.neuraltext.cli.limits.HeapNeed;
 import dev.neuraltext.encode.Embedder;
 import dev.neuraltext.filter.PayloadFilter;
 import dev.neuraltext.ingest.ChunkSink;

@@ -1,8 +1,9 @@
-package dev.neuraltext.cli;
+package dev.neuraltext.cli.limits;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.neuraltext.NonRetriableNeuralTextException;
 import dev.neuraltext.ingest.ScanResult;
 import dev.neuraltext.ingest.SourceFile;
 import java.nio.file.Path;
@@ -24,11 +25,10 @@ class HeapNeedTest {
     @Test
     void aHeapWellBelowTheEstimateIsRefusedBeforeAnythingIsReadNamingTheOption() {
         ScanResult big = scan(1_000, 100_000); // 95 MiB of source
-        assertThatThrownBy(() -> HeapNeed.require(big, 64L << 20, false)).isInstanceOf(CliException.class)
+        assertThatThrownBy(() -> HeapNeed.require(big, 64L << 20, false)).isInstanceOf(NonRetriableNeuralTextException.class)
                 .hasMessageContaining("indexing 1,000 files (95 MiB of source) needs about")
                 .hasMessageContaining("this JVM may use at most 64 MiB: nothing was indexed and the index is unchanged")
-                .hasMessageContaining("JAVA_OPTS=-Xmx1g neural-text index")
-                .satisfies(e -> assertThat(((CliException) e).exitCode()).isEqualTo(CliException.FAILURE));
+                .hasMessageContaining("JAVA_OPTS=-Xmx1g neural-text index");
     }
 
     @Test
@@ -44,7 +44,7 @@ class HeapNeedTest {
         ScanResult mid = scan(100, 150_000); // 14 MiB: enough heap for keywords alone, not with vectors
         long heap = 96L << 20;
         HeapNeed.require(mid, heap, false);
-        assertThatThrownBy(() -> HeapNeed.require(mid, heap, true)).isInstanceOf(CliException.class)
+        assertThatThrownBy(() -> HeapNeed.require(mid, heap, true)).isInstanceOf(NonRetriableNeuralTextException.class)
                 .hasMessageContaining("this JVM may use at most 96 MiB");
         assertThat(HeapNeed.estimate(1_000_000, true)).isGreaterThan(HeapNeed.estimate(1_000_000, false));
     }

@@ -1,5 +1,6 @@
-package dev.neuraltext.cli;
+package dev.neuraltext.cli.limits;
 
+import dev.neuraltext.NonRetriableNeuralTextException;
 import dev.neuraltext.ingest.ScanResult;
 import dev.neuraltext.ingest.SourceFile;
 import java.util.Locale;
@@ -27,7 +28,7 @@ public final class HeapNeed {
     }
 
     /** The heap, in bytes, that indexing {@code sourceBytes} of source needs, about, with dense vectors or not. */
-    static long estimate(long sourceBytes, boolean dense) {
+    public static long estimate(long sourceBytes, boolean dense) {
         return (BASE_MIB << 20) + (long) (sourceBytes * (HEAP_PER_SOURCE_BYTE
                 + (dense ? DENSE_HEAP_PER_SOURCE_BYTE : 0)));
     }
@@ -43,11 +44,11 @@ public final class HeapNeed {
         }
         long need = estimate(bytes, dense);
         if (maxHeap < need * REFUSE_BELOW) {
-            throw new CliException(CliException.FAILURE, String.format(Locale.ROOT, "indexing %,d files (%s of "
+            throw new NonRetriableNeuralTextException(String.format(Locale.ROOT, "indexing %,d files (%s of "
                     + "source) needs about %s of Java heap, and this JVM may use at most %s: nothing was indexed and "
                     + "the index is unchanged. Give it more, e.g. JAVA_OPTS=-Xmx%s neural-text index ... (or java "
                     + "-Xmx%s -jar neural-text.jar ...), or index less with --include/--exclude", scan.files().size(),
-                    mib(bytes), mib(need), mib(maxHeap), suggested(need), suggested(need)));
+                    mib(bytes), mib(need), mib(maxHeap), suggested(need), suggested(need)), null);
         }
     }
 
