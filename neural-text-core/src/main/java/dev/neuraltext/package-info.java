@@ -24,7 +24,9 @@
  *   <li>{@code internal}: argument checks and atomic file writes (not API);</li>
  *   <li>the leaves: {@code text} (tokenizer, expander), {@code filter}, {@code encode} (model SPIs), {@code fusion}
  *       (legs, leg results, fusion methods), {@code path} (the language table, the glob syntax);</li>
- *   <li>{@code chunk}, the chunk model; {@code search}, the values of a search;</li>
+ *   <li>{@code chunk}, the chunk model;</li>
+ *   <li>{@code search}, the values of a search and how an answer is packed for its reader (which reads the chunk
+ *       model's metadata keys);</li>
  *   <li>{@code bm25}, the lexical index;</li>
  *   <li>{@code store}: the {@code CaseStore} SPI, the embedded store and its persistence;</li>
  *   <li>{@code retrieve}: the retriever, query analysis, adaptive extension;</li>

@@ -1,6 +1,7 @@
 package dev.neuraltext.cli;
 
 import dev.neuraltext.NeuralTextException;
+import dev.neuraltext.cli.limits.HeapNeed;
 import java.util.concurrent.Callable;
 
 /** Turns failures of a command into one message on stderr and an exit code; stack traces only with NEURAL_TEXT_DEBUG. */
@@ -28,10 +29,15 @@ final class Cli {
                     + " (set NEURAL_TEXT_DEBUG=1 for the stack trace)");
             debug(e);
             return 1;
+        } catch (OutOfMemoryError e) {
+            // the last resort: saves are atomic, so the index folder is as it was before this run
+            System.err.println("neural-text " + command + ": " + HeapNeed.outOfMemory());
+            debug(e);
+            return 1;
         }
     }
 
-    private static void debug(Exception e) {
+    private static void debug(Throwable e) {
         if (System.getenv("NEURAL_TEXT_DEBUG") != null) {
             e.printStackTrace(System.err);
         }

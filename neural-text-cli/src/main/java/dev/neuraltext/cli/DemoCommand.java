@@ -72,7 +72,7 @@ final class DemoCommand implements Callable<Integer> {
                     System.out.println("Query: " + p.query());
                     System.out.println();
                 }
-                SearchCommand.run(s, p, true, json, s.indexDir.toString());
+                SearchCommand.run(s, p, true, json, s.indexDir.toString(), null);
                 if (!json) {
                     System.out.println();
                     System.out.println("Ask more: " + launcher() + " search \"<query>\" --index " + s.indexDir);

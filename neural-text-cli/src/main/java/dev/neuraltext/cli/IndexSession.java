@@ -1,5 +1,6 @@
 package dev.neuraltext.cli;
 
+import dev.neuraltext.cli.limits.HeapNeed;
 import dev.neuraltext.cli.model.DenseModel;
 import dev.neuraltext.NeuralTextException;
 import dev.neuraltext.encode.Embedder;
@@ -310,7 +311,9 @@ final class IndexSession implements AutoCloseable {
         IndexProgress progress = new IndexProgress(err, terminal);
         IndexUpdate update;
         try {
-            update = IncrementalIndexer.builder(ingestor).batchSize(64).progress(progress::report).build()
+            update = IncrementalIndexer.builder(ingestor).batchSize(64).progress(progress::report)
+                    .afterScan(scan -> HeapNeed.require(scan, Runtime.getRuntime().maxMemory(),
+                            !(model.isDone() && model.getNow(null) == null))).build()
                     .update(manifest, ChunkSink.of(keywordsFirst::index, keywordsFirst::delete));
         } finally {
             progress.done();

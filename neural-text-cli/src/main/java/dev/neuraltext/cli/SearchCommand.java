@@ -3,10 +3,13 @@ package dev.neuraltext.cli;
 import dev.neuraltext.cli.model.DenseModel;
 import dev.neuraltext.cli.results.FileResults;
 import dev.neuraltext.cli.results.HitFormatter;
+import dev.neuraltext.cli.results.PackedFormatter;
 import dev.neuraltext.filter.PayloadFilter;
 import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.retrieve.FileGroups;
 import dev.neuraltext.retrieve.RepositoryRanking;
+import dev.neuraltext.search.AnswerPacker;
+import dev.neuraltext.search.PackedAnswer;
 import dev.neuraltext.search.SearchRequest;
 import dev.neuraltext.search.SearchResponse;
 import dev.neuraltext.store.DenseCoverage;
@@ -69,6 +72,13 @@ final class SearchCommand implements Callable<Integer> {
             + "one chunk per file first).")
     boolean noRanking;
 
+    @Option(names = "--budget", paramLabel = "TOKENS",
+            description = "Pack the answer into about TOKENS tokens (characters / 4; at least 100): the best hit of "
+                    + "each file first, long definitions trimmed to their doc comment, signature and the lines that "
+                    + "match, elisions marked with their lines; the last line says what the rest would cost. "
+                    + "Default: every hit with a short snippet.")
+    Integer budget;
+
     @Option(names = "--json", description = "Print the response as JSON.")
     boolean json;
 
@@ -85,6 +95,7 @@ final class SearchCommand implements Callable<Integer> {
         return Cli.guard("search", () -> {
             Parsed p = parse(query, limit, filter, legs);
             boolean byFile = parseGroupBy(groupBy);
+            AnswerPacker packer = packer(budget, byFile);
             Path dir = index != null ? index : Path.of(IndexSession.DEFAULT_INDEX_DIR);
             boolean wantDense = !noDense && (p.legs().isEmpty() || p.legs().contains(Leg.DENSE));
             IndexSession.QdrantTarget target = IndexSession.QdrantTarget.parse(qdrant, collection);
@@ -99,7 +110,7 @@ final class SearchCommand implements Callable<Integer> {
                 if (byFile) {
                     runByFile(session, p, json, label);
                 } else {
-                    run(session, p, !noExtend, json, label);
+                    run(session, p, !noExtend, json, label, packer);
                 }
             }
             return 0;
@@ -207,7 +218,24 @@ final class SearchCommand implements Callable<Integer> {
         }
     }
 
-    static void run(IndexSession session, Parsed p, boolean extend, boolean json, String indexLabel) {
+    /** {@code --budget}: null when absent; a usage error naming the value when too small or with files. */
+    static AnswerPacker packer(Integer budget, boolean byFile) {
+        if (budget == null) {
+            return null;
+        }
+        if (byFile) {
+            throw new CliException(CliException.USAGE, "--budget packs chunks; it does not combine with --group-by "
+                    + "file (which already answers with each file's best spans): drop one of them");
+        }
+        try {
+            return AnswerPacker.ofBudget(budget);
+        } catch (IllegalArgumentException e) {
+            throw new CliException(CliException.USAGE, "--budget: " + e.getMessage());
+        }
+    }
+
+    static void run(IndexSession session, Parsed p, boolean extend, boolean json, String indexLabel,
+            AnswerPacker packer) {
         List<String> notes = new ArrayList<>();
         Set<Leg> legs = p.legs();
         if (!legs.isEmpty()) {
@@ -229,7 +257,14 @@ final class SearchCommand implements Callable<Integer> {
                         + " them");
             }
         }
-        if (json) {
+        if (packer != null) {
+            PackedAnswer packed = packer.pack(p.query(), response);
+            if (json) {
+                HitFormatter.printJson(System.out, PackedFormatter.json(p.query(), indexLabel, response, packed, notes));
+            } else {
+                PackedFormatter.printText(System.out, packed, response, notes);
+            }
+        } else if (json) {
             HitFormatter.printJson(System.out, HitFormatter.json(p.query(), indexLabel, response, notes));
         } else {
             HitFormatter.printText(System.out, p.query(), response, notes);

@@ -3,6 +3,7 @@ package dev.neuraltext.mcp;
 import dev.neuraltext.NeuralTextException;
 import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.chunk.ChunkMetadata;
+import dev.neuraltext.cli.limits.HeapNeed;
 import dev.neuraltext.encode.Embedder;
 import dev.neuraltext.filter.PayloadFilter;
 import dev.neuraltext.ingest.ChunkSink;
@@ -90,7 +91,7 @@ final class LiveIndex implements AutoCloseable {
             int filesToIndex, int files,
             long chunks, java.util.Map<String, Integer> chunksByKind, Set<dev.neuraltext.fusion.Leg> legs,
             DenseCoverage coverage, String denseModel, boolean denseLoaded, String denseNote, Instant lastUpdated,
-            Instant lastSaved) {
+            Instant lastSaved, String saveProblem, java.util.Map<String, Integer> skipped) {
     }
 
     private final Path root;
@@ -101,6 +102,7 @@ final class LiveIndex implements AutoCloseable {
     private final long debounceNanos;
     private final InMemoryCaseStore.Builder config = InMemoryCaseStore.builder();
     private final ReentrantLock updateLock = new ReentrantLock();
+    private final SaveRetry saves;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "neural-text-live-index");
         t.setDaemon(true);
@@ -119,7 +121,7 @@ final class LiveIndex implements AutoCloseable {
     private volatile int filesDone;
     private volatile int filesToIndex;
     private volatile Instant lastUpdated;
-    private volatile Instant lastSaved;
+    private volatile java.util.Map<String, Integer> skipped = java.util.Map.of();
     private volatile long treeStamp;
     private volatile long savedStamp;
     private volatile long lastCheck = Long.MIN_VALUE / 2;
@@ -142,6 +144,7 @@ final class LiveIndex implements AutoCloseable {
         this.modelLoader = modelLoader;
         this.log = Objects.requireNonNull(log, "log");
         this.debounceNanos = debounce.toNanos();
+        this.saves = new SaveRetry(indexDir, log, this::scheduleSave, SaveRetry.FIRST_DELAY);
         denseNote = modelLoader == null ? "the dense model is off for this server (--no-dense)"
                 : "the dense model is still loading: keywords only for now";
     }
@@ -172,8 +175,9 @@ final class LiveIndex implements AutoCloseable {
                 update(null, stamp, fresh);
                 loadModel();
                 scheduleBackfill();
-            } catch (RuntimeException e) {
-                log.accept("indexing " + root + " failed: " + e.getMessage());
+            } catch (RuntimeException | OutOfMemoryError e) {
+                log.accept("indexing " + root + " failed: " + (e instanceof OutOfMemoryError ? HeapNeed.outOfMemory()
+                        : e.getMessage()));
                 LOG.warn("indexing {} failed", root, e);
             } finally {
                 if (phase == Phase.INDEXING) {
@@ -386,7 +390,9 @@ final class LiveIndex implements AutoCloseable {
             long start = System.nanoTime();
             long[] lastLog = {start};
             boolean[] announced = {first};
-            IndexUpdate u = IncrementalIndexer.builder(ingestor).batchSize(64).progress(p -> {
+            IndexUpdate u = IncrementalIndexer.builder(ingestor).batchSize(64)
+                    .afterScan(scan -> HeapNeed.require(scan, Runtime.getRuntime().maxMemory(), modelLoader != null))
+                    .progress(p -> {
                 filesDone = p.filesDone();
                 filesToIndex = p.filesToIndex();
                 if (!announced[0] && p.filesToIndex() > 0) {
@@ -415,6 +421,8 @@ final class LiveIndex implements AutoCloseable {
             paths.retainAll(u.manifest().files().keySet());
             treeStamp = stamp;
             lastUpdated = Instant.now();
+            skipped = u.scan().skippedByReason().entrySet().stream().collect(java.util.stream.Collectors.toMap(
+                    e -> e.getKey().label(), java.util.Map.Entry::getValue, Integer::sum, java.util.TreeMap::new));
             if (first) {
                 save(view);
             } else if (u.changed()) {
@@ -449,22 +457,19 @@ final class LiveIndex implements AutoCloseable {
             updateLock.lock();
             try {
                 save(view);
-            } catch (RuntimeException e) {
-                log.accept("saving the index failed: " + e.getMessage() + " (the next change tries again)");
             } finally {
                 updateLock.unlock();
             }
         });
     }
 
-    /** Saves store and manifest (in one generation) when this instance is the writer. */
+    /** Saves store and manifest (in one generation) when this instance is the writer; a failure is retried. */
     private void save(View v) {
         IndexWriteLock l = lock;
-        if (l == null) {
-            return;
+        if (l != null) {
+            saves.run(() -> v.store().save(l, fingerprint(v.store()), java.util.Map.of(MANIFEST_FILE,
+                    v.manifest().toBytes())));
         }
-        v.store().save(l, fingerprint(v.store()), java.util.Map.of(MANIFEST_FILE, v.manifest().toBytes()));
-        lastSaved = Instant.now();
     }
 
     private IndexFingerprint fingerprint(InMemoryCaseStore store) {
@@ -573,7 +578,8 @@ final class LiveIndex implements AutoCloseable {
         return new Status(root, indexDir, lock != null, phase, updating, filesDone, filesToIndex,
                 v.manifest().files().size(),
                 v.store().count(PayloadFilter.all()), v.manifest().chunksBySymbolType(), v.store().legsWithData(),
-                v.store().denseCoverage(), model, e != null, e != null ? "" : denseNote, lastUpdated, lastSaved);
+                v.store().denseCoverage(), model, e != null, e != null ? "" : denseNote, lastUpdated, saves.lastSaved(),
+                saves.problem().orElse(""), skipped);
     }
 
     /** The file manifest of the current state. */
@@ -614,6 +620,7 @@ final class LiveIndex implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        saves.close();
         worker.shutdown(); // no interrupt: it would break a save's file writes
         try {
             if (!worker.awaitTermination(30, TimeUnit.SECONDS)) {

@@ -8,6 +8,7 @@ import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.ingest.IndexUpdate;
 import dev.neuraltext.path.PathGlob;
 import dev.neuraltext.cli.results.FileResults;
+import dev.neuraltext.search.AnswerPacker;
 import dev.neuraltext.search.SearchRequest;
 import dev.neuraltext.search.SearchResponse;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -43,7 +44,12 @@ final class McpTools {
     private static final Logger LOG = LoggerFactory.getLogger(McpTools.class);
 
     /** Default hits per search. */
-    static final int DEFAULT_LIMIT = 8;
+    static final int DEFAULT_LIMIT = 10;
+    /**
+     * The largest token budget of one answer: 20,000 tokens, the {@link #OUTPUT_CAP_CHARS} characters an answer may
+     * carry.
+     */
+    static final int MAX_BUDGET = 20_000;
     /** The most hits one search returns. */
     static final int MAX_LIMIT = 50;
     /** The most lines one {@code get} returns. */
@@ -84,8 +90,12 @@ final class McpTools {
                 spec("search", "Search the indexed code and docs",
                         "Hybrid search (keywords that understand identifiers such as RetryPolicy or backoffDelay, plus "
                                 + "meaning) over " + served() + ". Ask with an identifier "
-                                + "or a sentence. Each hit gives path:startLine-endLine, symbol, kind, score and a "
-                                + "snippet; read more with `get`. The last line says how many results are above the "
+                                + "or a sentence. Each hit gives path:startLine-endLine, symbol, kind, score and its code, "
+                                + "packed into a token budget (default " + AnswerPacker.DEFAULT_BUDGET + "): the best "
+                                + "hit of each file first, long definitions trimmed to their doc comment, signature and "
+                                + "the lines that match, elided lines marked with their numbers; read the rest with "
+                                + "`get`. `budget` 0 gives one line and a short snippet per hit. The last line says "
+                                + "what was left out and how many results are above the "
                                 + "relevance threshold: when it says to call again with a higher limit, do so for the "
                                 + "rest. When it says no result is above the threshold, the code you look for is "
                                 + "probably not there: say so rather than guess. A note says when the results may not "
@@ -162,6 +172,7 @@ final class McpTools {
         if (limit < 1 || limit > MAX_LIMIT) {
             throw new IllegalArgumentException("`limit` must be between 1 and " + MAX_LIMIT + ", got " + limit);
         }
+        AnswerPacker packer = packer(args);
         List<PayloadFilter> filters = new ArrayList<>();
         String filter = string(args, "filter");
         if (filter != null && !filter.isBlank()) {
@@ -200,9 +211,21 @@ final class McpTools {
             return FileAnswer.of(query.strip(), limit, s.response(), s.status(), legs, s.freshness());
         }
         ServedRoots.Searched s = roots.search(chunks, path, ranked);
-        SearchAnswer answer = SearchAnswer.of(query.strip(), limit, s.response(), s.status(), legs, s.freshness());
+        SearchAnswer answer = packer == null
+                ? SearchAnswer.of(query.strip(), limit, s.response(), s.status(), legs, s.freshness())
+                : SearchAnswer.packed(query.strip(), s.response(), s.status(), legs, s.freshness(), packer);
         return CallToolResult.builder().addTextContent(answer.text()).structuredContent(withRoots(answer.structured()))
                 .isError(false).build();
+    }
+
+    /** The {@code budget} argument's packer (default {@link AnswerPacker#DEFAULT_BUDGET}), or null for 0. */
+    static AnswerPacker packer(Map<String, Object> args) {
+        int budget = integer(args, "budget", AnswerPacker.DEFAULT_BUDGET);
+        if (budget != 0 && (budget < AnswerPacker.MIN_BUDGET || budget > MAX_BUDGET)) {
+            throw new IllegalArgumentException("`budget` must be 0 (no packing: a short snippet per hit) or between "
+                    + AnswerPacker.MIN_BUDGET + " and " + MAX_BUDGET + " tokens, got " + budget);
+        }
+        return budget == 0 ? null : AnswerPacker.ofBudget(budget);
     }
 
     /** With several roots, each structured hit names its root (its path's first segment) as {@code root}. */

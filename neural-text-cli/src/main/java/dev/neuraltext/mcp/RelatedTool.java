@@ -2,12 +2,17 @@ package dev.neuraltext.mcp;
 
 import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.cli.results.HitFormatter;
+import dev.neuraltext.cli.results.PackedFormatter;
 import dev.neuraltext.cli.results.RelatedFormatter;
 import dev.neuraltext.retrieve.RelatedHit;
 import dev.neuraltext.retrieve.RelatedRequest;
 import dev.neuraltext.retrieve.RelatedResult;
 import dev.neuraltext.retrieve.Relation;
+import dev.neuraltext.search.AnswerPacker;
+import dev.neuraltext.search.PackedAnswer;
 import dev.neuraltext.search.SearchHit;
+import dev.neuraltext.search.SearchResponse;
+import dev.neuraltext.search.SearchTimings;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
@@ -68,6 +73,7 @@ final class RelatedTool {
         for (String r : McpTools.strings(args, "relations")) {
             relations.add(Relation.fromLabel(r));
         }
+        AnswerPacker packer = McpTools.packer(args);
         ServedRoots.Located at = roots.locate("path", path);
         Freshness freshness = at.root().index().refreshIfStale();
         RelatedResult r = at.root().index().related().find(new RelatedRequest(at.relative(), line, symbol, limit,
@@ -77,10 +83,26 @@ final class RelatedTool {
         if (at.root().index().status().phase() == LiveIndex.Phase.INDEXING) {
             notes.add("the index is still being built: related code may be missing; ask again shortly.");
         }
-        return answer(path, at.root(), r, notes);
+        return answer(path, at.root(), r, notes, packer);
     }
 
-    private CallToolResult answer(String path, ServedRoots.Root root, RelatedResult r, List<String> notes) {
+    /**
+     * The hits packed as {@code search} packs them, every hit counted as above the threshold, lines matched against
+     * the names that link the hits.
+     */
+    private PackedAnswer pack(ServedRoots.Root root, RelatedResult r, AnswerPacker packer) {
+        List<SearchHit> hits = new ArrayList<>(r.hits().size());
+        java.util.Set<String> names = new java.util.LinkedHashSet<>(r.names());
+        for (RelatedHit rh : r.hits()) {
+            hits.add(roots.qualifiedHit(root, rh.hit()));
+            names.addAll(rh.names());
+        }
+        return packer.pack(String.join(" ", names), new SearchResponse(hits, hits.size(), false, Set.of(), false,
+                SearchTimings.zero()));
+    }
+
+    private CallToolResult answer(String path, ServedRoots.Root root, RelatedResult r, List<String> notes,
+            AnswerPacker packer) {
         StringBuilder text = new StringBuilder("Related to ").append(SearchAnswer.clip(path, 200));
         if (!r.targets().isEmpty() && r.targets().size() <= 3) {
             text.append(" (").append(String.join(", ", r.targets())).append(')');
@@ -90,7 +112,35 @@ final class RelatedTool {
         int budget = McpTools.OUTPUT_CAP_CHARS - 4_000;
         int cappedOut = 0;
         int rank = 0;
-        for (RelatedHit rh : r.hits()) {
+        PackedAnswer packed = packer == null ? null : pack(root, r, packer);
+        if (packed != null) {
+            for (PackedAnswer.PackedHit h : packed.hits()) {
+                RelatedHit rh = r.hits().get(h.rank() - 1);
+                String tag = "  [" + rh.relation().label() + (rh.names().isEmpty() ? "" : ": "
+                        + SearchAnswer.clip(String.join(", ", rh.names()), 200)) + "]";
+                String shown = PackedFormatter.text(h);
+                int eol = shown.indexOf('\n');
+                text.append(eol < 0 ? shown + tag : shown.substring(0, eol) + tag + shown.substring(eol))
+                        .append("\n\n");
+                Map<String, Object> row = PackedFormatter.row(h);
+                Map<String, String> m = h.hit().metadata();
+                row.remove("symbolType");
+                row.remove("aboveThreshold");
+                row.put("path", m.getOrDefault(ChunkMetadata.PATH, h.hit().id()));
+                row.put("startLine", SearchAnswer.intOr(m.get(ChunkMetadata.START_LINE), 1));
+                row.put("endLine", SearchAnswer.intOr(m.get(ChunkMetadata.END_LINE),
+                        SearchAnswer.intOr(m.get(ChunkMetadata.START_LINE), 1)));
+                row.put("symbol", m.getOrDefault(ChunkMetadata.SYMBOL, ""));
+                row.put("kind", m.getOrDefault(ChunkMetadata.SYMBOL_TYPE, ""));
+                row.put("relation", rh.relation().label());
+                row.put("names", rh.names());
+                if (roots.several()) {
+                    row.put("root", root.name());
+                }
+                rows.add(row);
+            }
+        }
+        for (RelatedHit rh : packed != null ? List.<RelatedHit>of() : r.hits()) {
             if (text.length() > budget) {
                 cappedOut = r.hits().size() - rank;
                 break;
@@ -132,7 +182,7 @@ final class RelatedTool {
             text.append("Nothing related found: no other indexed file names its definitions, and it uses none "
                     + "defined elsewhere.\n");
         }
-        String summary = RelatedFormatter.summary(r);
+        String summary = RelatedFormatter.summary(r) + (packed == null ? "" : "; " + packed.summary());
         text.append(summary).append('.');
         if (cappedOut > 0) {
             notes.add(String.format(Locale.ROOT, "output capped at %,d characters: %d more hits not shown; ask with "
@@ -148,6 +198,9 @@ final class RelatedTool {
         s.put("returned", rows.size());
         s.put("totalHits", r.totalHits());
         s.put("totalFiles", r.totalFiles());
+        if (packed != null) {
+            s.put("budget", PackedFormatter.packing(packed));
+        }
         s.put("summary", summary);
         s.put("notes", notes);
         s.put("hits", rows);

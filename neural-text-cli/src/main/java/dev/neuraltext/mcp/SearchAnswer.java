@@ -2,7 +2,10 @@ package dev.neuraltext.mcp;
 
 import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.cli.results.HitFormatter;
+import dev.neuraltext.cli.results.PackedFormatter;
 import dev.neuraltext.fusion.Leg;
+import dev.neuraltext.search.AnswerPacker;
+import dev.neuraltext.search.PackedAnswer;
 import dev.neuraltext.search.SearchHit;
 import dev.neuraltext.search.SearchResponse;
 import dev.neuraltext.store.DenseCoverage;
@@ -105,15 +108,7 @@ record SearchAnswer(String text, Map<String, Object> structured) {
         for (String n : notes) {
             text.append("\nNote: ").append(n);
         }
-        Map<String, Object> s = new LinkedHashMap<>();
-        s.put("query", echo);
-        List<String> legs = new ArrayList<>();
-        r.legsRun().forEach(l -> legs.add(l.label()));
-        s.put("legs", legs);
-        s.put("returned", rows.size());
-        s.put("aboveThreshold", above);
-        s.put("extended", r.extended());
-        s.put("summary", summary);
+        Map<String, Object> s = structuredHead(echo, r, rows.size(), summary);
         s.put("indexComplete", status.phase() != LiveIndex.Phase.INDEXING);
         s.put("denseCoverage", Map.of("chunks", status.coverage().chunks(), "withDense", status.coverage().withDense()));
         s.put("freshness", freshness.structured());
@@ -124,9 +119,80 @@ record SearchAnswer(String text, Map<String, Object> structured) {
         return new SearchAnswer(text.toString(), s);
     }
 
+    /**
+     * The answer packed into {@code packer}'s token budget ({@link AnswerPacker}): each hit numbered, its header
+     * ({@code path:startLine-endLine  symbol (kind)  score}) and its lines, long ones trimmed with the elided lines
+     * marked; then the packing's summary (what was left out and what it would cost) and the notes. When nothing is
+     * above the relevance threshold it says so and packs the best {@value McpTools#BELOW_THRESHOLD_SHOWN}, marked.
+     */
+    static SearchAnswer packed(String query, SearchResponse r, LiveIndex.Status status, Set<Leg> requested,
+            Freshness freshness, AnswerPacker packer) {
+        String echo = clip(query, QUERY_ECHO_CHARS);
+        int above = r.totalAboveThreshold();
+        SearchResponse shown = above > 0 ? r : new SearchResponse(r.hits().subList(0,
+                Math.min(McpTools.BELOW_THRESHOLD_SHOWN, r.hits().size())), 0, r.extended(), r.legsRun(), r.reranked(),
+                r.timings());
+        PackedAnswer packed = packer.pack(query, shown);
+        StringBuilder text = new StringBuilder();
+        if (r.hits().isEmpty()) {
+            text.append("No results for \"").append(echo).append("\".\n");
+        } else if (above == 0) {
+            text.append("No result above the relevance threshold: what you look for is probably not in this index. "
+                    + "The best ").append(shown.hits().size()).append(", all below the threshold:\n");
+        }
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (PackedAnswer.PackedHit h : packed.hits()) {
+            text.append(PackedFormatter.text(h)).append("\n\n");
+            Map<String, String> m = h.hit().metadata();
+            Map<String, Object> row = PackedFormatter.row(h);
+            row.remove("symbolType");
+            // the same fields, of the same types, as an unpacked answer's hits (no nulls)
+            row.put("path", m.getOrDefault(ChunkMetadata.PATH, h.hit().id()));
+            row.put("startLine", intOr(m.get(ChunkMetadata.START_LINE), 1));
+            row.put("endLine", intOr(m.get(ChunkMetadata.END_LINE), intOr(m.get(ChunkMetadata.START_LINE), 1)));
+            row.put("symbol", m.getOrDefault(ChunkMetadata.SYMBOL, ""));
+            row.put("kind", m.getOrDefault(ChunkMetadata.SYMBOL_TYPE, ""));
+            rows.add(row);
+        }
+        String summary = packed.summary();
+        text.append(summary).append('.');
+        List<String> notes = notes(status, r, requested, freshness.filesChanged());
+        freshness.note().ifPresent(notes::add);
+        for (String n : notes) {
+            text.append("\nNote: ").append(n);
+        }
+        Map<String, Object> s = structuredHead(echo, r, rows.size(), summary);
+        s.put("budget", PackedFormatter.packing(packed));
+        s.put("indexComplete", status.phase() != LiveIndex.Phase.INDEXING);
+        s.put("denseCoverage", Map.of("chunks", status.coverage().chunks(), "withDense", status.coverage().withDense()));
+        s.put("freshness", freshness.structured());
+        s.put("outputCapChars", McpTools.OUTPUT_CAP_CHARS);
+        s.put("cappedHits", 0);
+        s.put("notes", notes);
+        s.put("hits", rows);
+        return new SearchAnswer(text.toString(), s);
+    }
+
+    /** The first fields of an answer's structured content: query, legs, counts, extension and summary. */
+    private static Map<String, Object> structuredHead(String echo, SearchResponse r, int returned, String summary) {
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("query", echo);
+        List<String> legs = new ArrayList<>();
+        r.legsRun().forEach(l -> legs.add(l.label()));
+        s.put("legs", legs);
+        s.put("returned", returned);
+        s.put("aboveThreshold", r.totalAboveThreshold());
+        s.put("extended", r.extended());
+        s.put("summary", summary);
+        return s;
+    }
+
     private static List<String> notes(LiveIndex.Status status, SearchResponse r, Set<Leg> requested,
             int filesChanged) {
         List<String> notes = new ArrayList<>();
+        if (!status.saveProblem().isEmpty()) {
+            notes.add(status.saveProblem() + ".");
+        }
         if (status.phase() == LiveIndex.Phase.INDEXING) {
             notes.add("the index is still being built (" + (status.filesToIndex() == 0 ? "scanning the folder"
                     : status.filesDone() + " of " + status.filesToIndex() + " files so far")

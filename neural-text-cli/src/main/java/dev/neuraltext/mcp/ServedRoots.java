@@ -248,6 +248,8 @@ final class ServedRoots implements AutoCloseable {
         String note = "";
         Instant updated = null;
         Instant saved = null;
+        List<String> saveProblems = new ArrayList<>();
+        Map<String, Integer> skipped = new java.util.TreeMap<>();
         for (LiveIndex.Status s : all) {
             s.chunksByKind().forEach((k, v) -> byKind.merge(k, v, Integer::sum));
             legs.addAll(s.legs());
@@ -263,10 +265,15 @@ final class ServedRoots implements AutoCloseable {
             note = note.isEmpty() ? s.denseNote() : note;
             updated = latest(updated, s.lastUpdated());
             saved = latest(saved, s.lastSaved());
+            s.skipped().forEach((k, v) -> skipped.merge(k, v, Integer::sum));
+            if (!s.saveProblem().isEmpty()) {
+                saveProblems.add(s.saveProblem());
+            }
         }
         LiveIndex.Status f = all.get(0);
         return new LiveIndex.Status(f.root(), f.indexDir(), writer, phase, updating, done, toIndex, files, chunks,
-                byKind, legs, new DenseCoverage(covered, withDense), f.denseModel(), denseLoaded, note, updated, saved);
+                byKind, legs, new DenseCoverage(covered, withDense), f.denseModel(), denseLoaded, note, updated, saved,
+                String.join("; ", saveProblems), skipped);
     }
 
     private static Instant latest(Instant a, Instant b) {

@@ -24,7 +24,10 @@ final class StatusAnswer {
             case READY -> "State: ready";
         }).append(s.updating() && s.phase() != LiveIndex.Phase.INDEXING ? "; updating changed files: " + s.filesDone()
                 + " of " + s.filesToIndex() + " so far" : "").append('\n');
-        t.append("Files: ").append(s.files()).append('\n');
+        int skipped = s.skipped().values().stream().mapToInt(Integer::intValue).sum();
+        t.append("Files: ").append(s.files()).append(skipped == 0 ? "" : "; skipped " + skipped + " (" + s.skipped()
+                .entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", "))
+                + ")").append('\n');
         t.append("Chunks: ").append(s.chunks()).append(s.chunksByKind().isEmpty() ? "" : " (" + s.chunksByKind()
                 .entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue())
                 .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")) + ")").append('\n');
@@ -36,6 +39,9 @@ final class StatusAnswer {
         t.append("Last updated: ").append(s.lastUpdated() == null ? "not yet" : s.lastUpdated().toString());
         if (s.lastSaved() != null) {
             t.append("; saved ").append(s.lastSaved());
+        }
+        if (!s.saveProblem().isEmpty()) {
+            t.append("\nSaving: ").append(s.saveProblem());
         }
         return t.toString();
     }
@@ -50,6 +56,7 @@ final class StatusAnswer {
         m.put("filesDone", s.filesDone());
         m.put("filesToIndex", s.filesToIndex());
         m.put("files", s.files());
+        m.put("skipped", s.skipped());
         m.put("chunks", s.chunks());
         m.put("chunksByKind", s.chunksByKind());
         List<String> legs = s.legs().stream().sorted().map(Leg::label).toList();
@@ -59,6 +66,7 @@ final class StatusAnswer {
         m.put("denseLoaded", s.denseLoaded());
         m.put("lastUpdated", time(s.lastUpdated()));
         m.put("lastSaved", time(s.lastSaved()));
+        m.put("saveProblem", s.saveProblem().isEmpty() ? null : s.saveProblem());
         Runtime rt = Runtime.getRuntime();
         m.put("heapUsedBytes", rt.totalMemory() - rt.freeMemory());
         m.put("heapMaxBytes", rt.maxMemory());

@@ -22,7 +22,7 @@ final class ToolSchemas {
               "properties": {
                 "query": {"type": "string", "minLength": 1,
                   "description": "An identifier (RetryPolicy, backoffDelay, @Retryable) or a question in words."},
-                "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 8,
+                "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10,
                   "description": "Hits to return at least (more when scores stay close)."},
                 "filter": {"type": "string",
                   "description": "Metadata filter, e.g. type == 'code' and symbolType == 'method' and not path ~ 'test'. Keys: path, language, package, className, symbol, symbolType, startLine, endLine, type, tags."},
@@ -35,7 +35,9 @@ final class ToolSchemas {
                 "groupBy": {"type": "string", "enum": ["chunk", "file"], "default": "chunk",
                   "description": "file: `limit` files ranked by their evidence, each with its best spans (for opening the file next)."},
                 "ranking": {"type": "string", "enum": ["whole-repository", "off"], "default": "whole-repository",
-                  "description": "whole-repository: definitions, the file the query names and code first, one chunk per file before a second; off: the fused order as is."}
+                  "description": "whole-repository: definitions, the file the query names and code first, one chunk per file before a second; off: the fused order as is."},
+                "budget": {"type": "integer", "minimum": 0, "maximum": 20000, "default": 2000,
+                  "description": "Tokens (characters / 4) the answer's code may take: hits packed best first, long ones trimmed with elided lines marked. 0: no code, one line and a short snippet per hit."}
               },
               "required": ["query"],
               "additionalProperties": false
@@ -62,6 +64,11 @@ final class ToolSchemas {
                 "outputCapChars": {"type": "integer"},
                 "cappedHits": {"type": "integer"},
                 "notes": {"type": "array", "items": {"type": "string"}},
+                "budget": {"type": "object", "description": "the packing, when the answer was packed into a token budget",
+                  "properties": {
+                    "tokens": {"type": "integer"}, "used": {"type": "integer"}, "shown": {"type": "integer"},
+                    "trimmed": {"type": "integer"}, "notShown": {"type": "integer"},
+                    "notShownReturned": {"type": "integer"}, "notShownTokens": {"type": "integer"}}},
                 "hits": {"type": "array", "items": {
                   "type": "object",
                   "properties": {
@@ -75,6 +82,12 @@ final class ToolSchemas {
                     "score": {"type": "number"},
                     "aboveThreshold": {"type": "boolean"},
                     "snippet": {"type": "string"},
+                    "text": {"type": "string", "description": "the hit as packed: header, kept lines, elision marks"},
+                    "trimmed": {"type": "boolean"},
+                    "elidedLines": {"type": "integer"},
+                    "tokens": {"type": "integer"},
+                    "lines": {"type": "array", "description": "the file lines [start, end] of each kept run",
+                      "items": {"type": "array", "items": {"type": "integer"}}},
                     "root": {"type": "string", "description": "with several roots: the root the hit lies in"}
                   },
                   "required": ["rank", "id", "path", "startLine", "endLine", "score", "aboveThreshold"]
@@ -134,6 +147,9 @@ final class ToolSchemas {
                 "denseLoaded": {"type": "boolean", "description": "whether queries are embedded (the dense leg runs)"},
                 "lastUpdated": {"type": ["string", "null"]},
                 "lastSaved": {"type": ["string", "null"]},
+                "saveProblem": {"type": ["string", "null"], "description": "why saving the index fails, while it does"},
+                "skipped": {"type": "object", "description": "files the last update left out, by reason",
+                  "additionalProperties": {"type": "integer"}},
                 "heapUsedBytes": {"type": "integer", "description": "the server's Java heap in use"},
                 "heapMaxBytes": {"type": "integer", "description": "the most heap the server may use (-Xmx)"},
                 "roots": {"type": "array", "description": "with several roots: each root's status, with its name",
@@ -172,7 +188,9 @@ final class ToolSchemas {
                 "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 8,
                   "description": "Hits to return."},
                 "relations": {"type": "array", "items": {"type": "string", "enum": ["used-by", "uses", "test", "doc"]},
-                  "uniqueItems": true, "description": "Only these relations (default: all)."}
+                  "uniqueItems": true, "description": "Only these relations (default: all)."},
+                "budget": {"type": "integer", "minimum": 0, "maximum": 20000, "default": 2000,
+                  "description": "Tokens (characters / 4) the answer's code may take, packed as search packs it. 0: no code, one line and a short snippet per hit."}
               },
               "required": ["path"],
               "additionalProperties": false
@@ -190,6 +208,11 @@ final class ToolSchemas {
                 "totalFiles": {"type": "integer"},
                 "summary": {"type": "string"},
                 "notes": {"type": "array", "items": {"type": "string"}},
+                "budget": {"type": "object", "description": "the packing, when the answer was packed into a token budget",
+                  "properties": {
+                    "tokens": {"type": "integer"}, "used": {"type": "integer"}, "shown": {"type": "integer"},
+                    "trimmed": {"type": "integer"}, "notShown": {"type": "integer"},
+                    "notShownReturned": {"type": "integer"}, "notShownTokens": {"type": "integer"}}},
                 "hits": {"type": "array", "items": {
                   "type": "object",
                   "properties": {
@@ -204,6 +227,11 @@ final class ToolSchemas {
                     "relation": {"type": "string", "enum": ["used-by", "uses", "test", "doc"]},
                     "names": {"type": "array", "items": {"type": "string"}},
                     "snippet": {"type": "string"},
+                    "text": {"type": "string", "description": "the hit as packed: header, kept lines, elision marks"},
+                    "trimmed": {"type": "boolean"},
+                    "elidedLines": {"type": "integer"},
+                    "tokens": {"type": "integer"},
+                    "lines": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}},
                     "root": {"type": "string"}
                   },
                   "required": ["rank", "id", "path", "startLine", "endLine", "score", "relation"]

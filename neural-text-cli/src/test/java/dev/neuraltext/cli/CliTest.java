@@ -35,6 +35,34 @@ class CliTest {
     }
 
     @Test
+    void searchWithABudgetPacksTheAnswerAndSaysWhatTheRestCosts() throws IOException {
+        Path root = CliFixture.tree(tmp.resolve("packed"));
+        assertThat(CliFixture.run("index", root.toString(), "--no-dense").exitCode()).isZero();
+        String idx = root.resolve(".neural-text").toString();
+        CliFixture.Result text = CliFixture.run("search", "backoffDelay", "--index", idx, "--budget", "100");
+        assertThat(text.exitCode()).as(text.err()).isZero();
+        assertThat(text.out()).startsWith("1. src/main/java/com/acme/retry/RetryPolicy.java:")
+                .containsPattern("\\d+ results? in \\d+ tokens \\(budget 100\\), \\d+ above threshold");
+        CliFixture.Result json = CliFixture.run("search", "backoffDelay", "--index", idx, "--budget", "2000", "--json");
+        assertThat(json.exitCode()).as(json.err()).isZero();
+        JsonNode doc = new ObjectMapper().readTree(json.out());
+        assertThat(doc.get("budget").get("tokens").asInt()).isEqualTo(2000);
+        assertThat(doc.get("budget").get("used").asInt()).isPositive().isLessThanOrEqualTo(2000);
+        JsonNode top = doc.get("hits").get(0);
+        assertThat(top.get("text").asText()).startsWith("src/main/java/com/acme/retry/RetryPolicy.java:")
+                .contains("backoffDelay");
+        assertThat(top.get("tokens").asInt()).isPositive();
+
+        CliFixture.Result tooSmall = CliFixture.run("search", "backoffDelay", "--index", idx, "--budget", "50");
+        assertThat(tooSmall.exitCode()).isEqualTo(2);
+        assertThat(tooSmall.err()).contains("--budget: token budget must be at least 100, got 50");
+        CliFixture.Result byFile = CliFixture.run("search", "backoffDelay", "--index", idx, "--budget", "500",
+                "--group-by", "file");
+        assertThat(byFile.exitCode()).isEqualTo(2);
+        assertThat(byFile.err()).contains("--budget packs chunks; it does not combine with --group-by file");
+    }
+
+    @Test
     void indexThenSearchThenIncrementalUpdate() throws IOException {
         Path root = CliFixture.tree(tmp.resolve("proj"));
         CliFixture.Result index = CliFixture.run("index", root.toString(), "--no-dense");

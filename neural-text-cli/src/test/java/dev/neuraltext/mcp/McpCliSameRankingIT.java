@@ -45,7 +45,8 @@ class McpCliSameRankingIT {
             McpServerIT.awaitReady(s.client());
             List<String> differing = new ArrayList<>();
             for (String q : QUERIES) {
-                McpSchema.CallToolResult r = McpServerIT.call(s.client(), "search", Map.of("query", q, "limit", 5));
+                McpSchema.CallToolResult r = McpServerIT.call(s.client(), "search",
+                        Map.of("query", q, "limit", 5, "budget", 0));
                 List<String> mcpIds = ((List<Map<String, Object>>) McpServerIT.structured(r).get("hits")).stream()
                         .map(h -> (String) h.get("id")).toList();
                 JsonNode cli = cli(root, "search", "--index", root.resolve(".neural-text").toString(), "--no-dense",
@@ -53,6 +54,20 @@ class McpCliSameRankingIT {
                 List<String> cliIds = new ArrayList<>();
                 cli.get("hits").forEach(h -> cliIds.add(h.get("id").asText()));
                 assertThat(mcpIds).as("query '%s'", q).isNotEmpty().isEqualTo(cliIds);
+
+                // the default answer is packed into 2,000 tokens, as search --budget 2000 packs it: same hits, same
+                // reading order, same text
+                McpSchema.CallToolResult packed = McpServerIT.call(s.client(), "search", Map.of("query", q, "limit", 5));
+                List<Map<String, Object>> packedHits = (List<Map<String, Object>>) McpServerIT.structured(packed)
+                        .get("hits");
+                JsonNode cliPacked = cli(root, "search", "--index", root.resolve(".neural-text").toString(),
+                        "--no-dense", "--limit", "5", "--budget", "2000", "--json", q);
+                List<String> cliPackedTexts = new ArrayList<>();
+                cliPacked.get("hits").forEach(h -> cliPackedTexts.add(h.get("id").asText() + "\n"
+                        + h.get("text").asText()));
+                assertThat(packedHits.stream().map(h -> h.get("id") + "\n" + h.get("text")).toList())
+                        .as("packed '%s'", q).isNotEmpty().isEqualTo(cliPackedTexts);
+                assertThat((Map<String, Object>) McpServerIT.structured(packed).get("budget")).containsEntry("tokens", 2000);
 
                 McpSchema.CallToolResult f = McpServerIT.call(s.client(), "search",
                         Map.of("query", q, "limit", 3, "groupBy", "file"));
@@ -66,7 +81,7 @@ class McpCliSameRankingIT {
 
                 // without the ranking stage, both give the fused order
                 McpSchema.CallToolResult plain = McpServerIT.call(s.client(), "search",
-                        Map.of("query", q, "limit", 5, "ranking", "off"));
+                        Map.of("query", q, "limit", 5, "ranking", "off", "budget", 0));
                 List<Map<String, Object>> plainHits = (List<Map<String, Object>>) McpServerIT.structured(plain)
                         .get("hits");
                 JsonNode cliPlain = cli(root, "search", "--index", root.resolve(".neural-text").toString(),

@@ -135,6 +135,14 @@ class McpRootsIT {
             assertThat(text(call(client, "get", Map.of("path", caller.get("path"), "startLine", start, "endLine",
                     end)))).contains("policy.backoffDelay(attempt)");
             assertThat(text(related)).contains("[used-by: backoffDelay]").contains("[test: backoffDelay]");
+            // packed into 2,000 tokens by default, as search is: the caller's code is in the answer itself
+            assertThat(text(related)).contains("policy.backoffDelay(attempt)").contains(" tokens (budget 2,000)");
+            assertThat((Map<String, Object>) structured(related).get("budget")).containsEntry("tokens", 2000);
+            McpSchema.CallToolResult oneLine = call(client, "find_related", Map.of("path",
+                    "lib/src/main/java/com/acme/retry/RetryPolicy.java", "symbol", "backoffDelay", "budget", 0));
+            assertThat(structured(oneLine)).doesNotContainKey("budget");
+            assertThat((List<Map<String, Object>>) structured(oneLine).get("hits")).extracting(h -> h.get("path"))
+                    .containsExactlyInAnyOrderElementsOf(rel.stream().map(h -> h.get("path")).toList());
 
             McpSchema.CallToolResult bad = call(client, "find_related", Map.of("path",
                     "lib/src/main/java/com/acme/retry/RetryPolicy.java", "symbol", "nope"));

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class McpServerIT {
 
-    private static final Path JAR =
+    static final Path JAR =
             Path.of(System.getProperty("nt.buildDirectory", "target"), "neural-text.jar").toAbsolutePath();
     private static final io.modelcontextprotocol.json.McpJsonMapper JSON =
             io.modelcontextprotocol.json.McpJsonDefaults.getMapper();
@@ -156,7 +156,7 @@ class McpServerIT {
             assertThat(search.inputSchema()).containsEntry("type", "object");
             assertThat((List<String>) search.inputSchema().get("required")).containsExactly("query");
             assertThat(((Map<String, Object>) search.inputSchema().get("properties")).keySet())
-                    .containsExactly("query", "limit", "filter", "path", "kind", "legs", "groupBy", "ranking");
+                    .containsExactly("query", "limit", "filter", "path", "kind", "legs", "groupBy", "ranking", "budget");
             assertThat(search.outputSchema()).containsKey("properties");
             assertThat(search.description()).contains("above the relevance threshold");
             awaitReady(client);
@@ -230,6 +230,11 @@ class McpServerIT {
             // status and reindex
             Map<String, Object> status = structured(call(client, "status", Map.of()));
             assertThat(status).containsEntry("phase", "ready").containsEntry("writer", true);
+            // the symbolic link to a file outside the root is skipped, counted by reason
+            assertThat((Map<String, Object>) status.get("skipped")).containsEntry("symlink escaping the root", 1);
+            assertThat(status).containsEntry("saveProblem", null);
+            assertThat(text(call(client, "status", Map.of()))).containsPattern("; skipped \\d+ \\(.*symlink escaping "
+                    + "the root 1");
             assertThat((List<String>) status.get("legs")).containsExactly("bm25");
             Files.delete(root.resolve("src/main/java/com/acme/retry/Jitter.java"));
             McpSchema.CallToolResult re = call(client, "reindex", Map.of());

@@ -74,7 +74,7 @@ class McpToolsTest {
     private static LiveIndex.Status status(LiveIndex.Phase phase, DenseCoverage coverage) {
         return new LiveIndex.Status(Path.of("/r"), Path.of("/r/.neural-text"), true, phase, false, 3, 10, 3,
                 coverage.chunks(),
-                Map.of(), Set.of(Leg.BM25, Leg.DENSE), coverage, "m", true, "", null, null);
+                Map.of(), Set.of(Leg.BM25, Leg.DENSE), coverage, "m", true, "", null, null, "", Map.of());
     }
 
     private static SearchResponse response(List<SearchHit> hits, int above) {
@@ -116,5 +116,39 @@ class McpToolsTest {
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> rows = (List<Map<String, Object>>) a.structured().get("hits");
         assertThat(rows).hasSize(3).allSatisfy(r -> assertThat(r).containsEntry("aboveThreshold", false));
+    }
+
+    @Test
+    void aPackedAnswerShowsEachHitsCodeWithinTheBudgetAndWhatTheRestCosts() {
+        List<SearchHit> hits = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            StringBuilder body = new StringBuilder("A" + i + ".run\nvoid run() {");
+            for (int k = 0; k < 60; k++) {
+                body.append(k == 30 ? "\n    retryDelay(attempt);" : "\n    step" + k + "();");
+            }
+            body.append("\n}");
+            hits.add(new SearchHit("A" + i, body.toString(), Map.of("path", "src/A" + i + ".java", "startLine", "10",
+                    "endLine", "71", "symbol", "A" + i + ".run", "symbolType", "method"), Map.of(), 0.9 - i * 0.01,
+                    0.9 - i * 0.01, Map.of()));
+        }
+        SearchAnswer a = SearchAnswer.packed("retry delay", response(hits, 16),
+                status(LiveIndex.Phase.READY, new DenseCoverage(100, 100)), Set.of(),
+                new Freshness(0, true, false, 0, 0, 0, 0), dev.neuraltext.search.AnswerPacker.ofBudget(150));
+        assertThat(a.text()).startsWith("1. src/A0.java:10-71  A0.run (method)  score 0.90\nvoid run() {\n"
+                + "… lines 11-39 not shown\n    step29();\n    retryDelay(attempt);\n    step31();\n"
+                + "… lines 43-71 not shown\n\n2. src/A1.java:10-71");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> budget = (Map<String, Object>) a.structured().get("budget");
+        assertThat(budget).containsEntry("tokens", 150);
+        assertThat((int) budget.get("used")).isLessThanOrEqualTo(150);
+        int shown = (int) budget.get("shown");
+        assertThat(shown).isBetween(2, 7);
+        assertThat(budget).containsEntry("notShown", 16 - shown).containsEntry("notShownReturned", 8 - shown);
+        assertThat(a.text()).contains((16 - shown) + " not shown, the " + (8 - shown) + " returned would cost");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> rows = (List<Map<String, Object>>) a.structured().get("hits");
+        assertThat(rows).hasSize(shown);
+        assertThat(rows.get(0)).containsEntry("kind", "method").containsEntry("trimmed", true)
+                .containsEntry("lines", List.of(List.of(10, 10), List.of(40, 42))).doesNotContainKey("symbolType");
     }
 }

@@ -8,7 +8,7 @@ import java.util.OptionalInt;
 /**
  * Tokens an assistant reads in an answer, in order, up to and including the first piece that overlaps a target
  * (matched as {@link SpanNdcg} matches chunks), and the figures over many queries: the median and the share of
- * queries whose first relevant piece ends inside a budget. Counts are {@link TokenCount}s. Stateless.
+ * queries whose first relevant piece ends inside a budget. Counts are {@link dev.neuraltext.search.TokenCount}s. Stateless.
  */
 public final class TokensToFirstRelevant {
 
@@ -22,7 +22,7 @@ public final class TokensToFirstRelevant {
      * One piece of an answer as printed: where it is and what it costs.
      *
      * @param span   the file and lines the piece shows
-     * @param tokens the piece's {@link TokenCount} as printed (header and text), at least 0
+     * @param tokens the piece's {@link dev.neuraltext.search.TokenCount} as printed (header and text), at least 0
      */
     public record AnswerPiece(RetrievedSpan span, int tokens) {
 

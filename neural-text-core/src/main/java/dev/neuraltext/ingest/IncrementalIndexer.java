@@ -47,11 +47,13 @@ public final class IncrementalIndexer {
     private final DirectoryIngestor ingestor;
     private final int batchSize;
     private final Consumer<IndexUpdate.Progress> progress;
+    private final Consumer<ScanResult> afterScan;
 
     private IncrementalIndexer(Builder b) {
         this.ingestor = b.ingestor;
         this.batchSize = b.batchSize;
         this.progress = b.progress;
+        this.afterScan = b.afterScan;
     }
 
     /** A builder over {@code ingestor}. */
@@ -74,6 +76,9 @@ public final class IncrementalIndexer {
         String config = ingestor.chunkingConfiguration();
         boolean sameConfig = config.equals(previous.configuration());
         ScanResult scan = ingestor.scan();
+        if (afterScan != null) {
+            afterScan.accept(scan);
+        }
 
         Map<String, IndexManifest.FileEntry> next = new TreeMap<>();
         List<SourceFile> toIndex = new ArrayList<>();
@@ -192,6 +197,7 @@ public final class IncrementalIndexer {
         private final DirectoryIngestor ingestor;
         private int batchSize = 64;
         private Consumer<IndexUpdate.Progress> progress;
+        private Consumer<ScanResult> afterScan;
 
         private Builder(DirectoryIngestor ingestor) {
             this.ingestor = Objects.requireNonNull(ingestor, "ingestor");
@@ -212,6 +218,16 @@ public final class IncrementalIndexer {
          */
         public Builder progress(Consumer<IndexUpdate.Progress> listener) {
             this.progress = listener;
+            return this;
+        }
+
+        /**
+         * Called once the folder is scanned, before any file is read, with every file the index will hold (a check of
+         * what the update needs, such as memory); what it throws ends the update before anything changed. Default:
+         * none.
+         */
+        public Builder afterScan(Consumer<ScanResult> check) {
+            this.afterScan = check;
             return this;
         }
 

@@ -1,5 +1,6 @@
 package dev.neuraltext.retrieve;
 
+import dev.neuraltext.path.LanguageTable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -35,11 +36,13 @@ record IssueText(String title, String lead, List<String> paths, int frames, List
 
     private static final Pattern PY_FRAME = Pattern.compile("File \"([^\"\\n]+)\", line (\\d+)(?:, in ([\\w<>.]+))?");
     private static final Pattern JVM_FRAME = Pattern.compile("\\bat ((?:[\\w$]+\\.)+)([\\w$<>]+)\\(([\\w$]+\\.\\w+):\\d+\\)");
-    /** A path with at least one separator or a file name with an extension; optional :line(:col). */
+    /**
+     * A path with at least one separator, or a bare file name with the extension of a language the index holds
+     * ({@link LanguageTable}); optional :line(:col).
+     */
     private static final Pattern PATH = Pattern.compile(
             "(?<![\\w.\\-/\\\\])((?:[A-Za-z]:)?(?:[\\w.\\-~@+]*[/\\\\])+[\\w.\\-@+]+\\.[A-Za-z][A-Za-z0-9]{0,5}"
-                    + "|[\\w\\-@+]+\\.(?:py|pyi|java|kt|kts|scala|go|rs|rb|php|js|jsx|ts|tsx|mjs|cjs|c|h|cc|cpp|hpp|cs"
-                    + "|swift|ex|exs|hs|lua|sh|bash|zig|m|mm|rst|md|txt|toml|yaml|yml|json|cfg|ini|xml|html|css))"
+                    + "|[\\w\\-@+]+\\.(?:" + indexedExtensions() + "))"
                     + "(?::\\d+)?(?![\\w\\-/\\\\])");
     private static final Pattern DOTTED = Pattern.compile("(?<![\\w./])([A-Za-z_]\\w*(?:\\.[A-Za-z_]\\w*){1,8})(?![\\w/(]|\\.\\w)");
     private static final Pattern CODE_BLOCK = Pattern.compile("```[^\\n]*\\n(.*?)(?:```|\\z)", Pattern.DOTALL);
@@ -191,6 +194,15 @@ record IssueText(String title, String lead, List<String> paths, int frames, List
             out.add(base + "/__init__.py");
         }
         return out;
+    }
+
+    /** The language table's extensions as a regex alternation, longest first. */
+    private static String indexedExtensions() {
+        List<String> all = new ArrayList<>();
+        LanguageTable.standard().languages().values().forEach(l -> all.addAll(l.extensions()));
+        return all.stream().distinct().sorted(java.util.Comparator.comparingInt(String::length).reversed()
+                .thenComparing(java.util.Comparator.naturalOrder())).map(Pattern::quote)
+                .collect(java.util.stream.Collectors.joining("|"));
     }
 
     private static final List<String> MODULE_EXTENSIONS = List.of(".py", ".pyi", ".java", ".kt", ".scala");

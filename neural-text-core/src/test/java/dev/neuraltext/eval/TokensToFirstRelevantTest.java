@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.neuraltext.eval.TokensToFirstRelevant.AnswerPiece;
+import dev.neuraltext.search.TokenCount;
 import java.util.List;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;

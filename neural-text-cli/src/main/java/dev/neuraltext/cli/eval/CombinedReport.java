@@ -54,6 +54,13 @@ final class CombinedReport {
             ReportWriter.row(sb, cells);
         }
         sb.append('\n');
+        List<TokenTable.Row> tokens = new ArrayList<>();
+        reports.forEach(r -> tokens.addAll(ChunkTokens.rows(r)));
+        if (!tokens.isEmpty()) {
+            sb.append("## Tokens to the first relevant document, per dataset (median tokens / share within 2,000)\n\n");
+            TokenTable.byGroup(sb, tokens, "dataset", TokenTable.Row::language);
+            sb.append('\n');
+        }
         return sb.toString();
     }
 

@@ -125,6 +125,7 @@ public final class ReportWriter {
             techniques.add(t);
         }
         root.put("techniques", techniques);
+        root.put("tokens", TokenTable.json(ChunkTokens.rows(report)));
         List<Object> h2h = new ArrayList<>();
         for (HeadToHead.Result h : report.headToHead()) {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -297,6 +298,21 @@ public final class ReportWriter {
                         String.valueOf(r.wins()), String.valueOf(r.losses()), String.valueOf(r.draws()),
                         r.pValue() < 0.0001 ? "< 0.0001" : String.format(Locale.ROOT, "%.4f", r.pValue())));
             }
+            sb.append('\n');
+        }
+
+        List<TokenTable.Row> tokens = ChunkTokens.rows(report);
+        if (!tokens.isEmpty()) {
+            sb.append("## Tokens to the first relevant document\n\nThe tokens (characters / 4) read in the top ")
+                    .append(meta.get("k")).append(" documents, in rank order, up to and including the first judged "
+                    + "relevant; chunks: each document whole; packed: packed into 2,000 tokens as the MCP server "
+                    + "answers.\n\n");
+            Map<String, Double> ndcgs = new LinkedHashMap<>();
+            report.results().forEach(r -> ndcgs.put(r.name(), r.run().overall().mean(ndcg)));
+            TokenTable.overall(sb, tokens, ndcgs);
+            sb.append("\nBy ").append(report.settings().sliceBy().isEmpty() ? "query" : report.settings().sliceBy()
+                    .get(0)).append(" (median tokens / share within 2,000):\n\n");
+            TokenTable.byGroup(sb, tokens, "slice", TokenTable.Row::category);
             sb.append('\n');
         }
 

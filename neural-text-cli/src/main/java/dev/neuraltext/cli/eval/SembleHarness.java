@@ -19,14 +19,17 @@ import dev.neuraltext.retrieve.HybridCaseRetriever;
 import dev.neuraltext.retrieve.RepositoryRanking;
 import dev.neuraltext.search.SearchHit;
 import dev.neuraltext.search.SearchRequest;
+import dev.neuraltext.search.SearchResponse;
 import dev.neuraltext.store.InMemoryCaseStore;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -64,7 +67,7 @@ public final class SembleHarness {
     }
 
     /** One question's outcome for one system; {@code nanos} is the search's wall time (0 when not timed). */
-    record Scored(double ndcg, double fileNdcg, List<String> top, long nanos) {
+    record Scored(double ndcg, double fileNdcg, List<String> top, long nanos, Map<String, Integer> tokens) {
     }
 
     /** One question and its outcome per system. */
@@ -164,6 +167,7 @@ public final class SembleHarness {
         log.printf("semble: %s: %d files, %d chunks in %.1f s %s%n", repo.name(), ix.files(), ix.chunks().size(),
                 ix.seconds(), ix.note());
         GrepPeer grep = null;
+        AnswerTokens tokens = new AnswerTokens();
         Map<String, ChunkInput> byId = new HashMap<>();
         for (ChunkInput c : ix.chunks()) {
             byId.put(c.id(), c);
@@ -227,7 +231,14 @@ public final class SembleHarness {
                 for (String id : grep.search(q.query(), SpanNdcg.K).ids()) {
                     g.add(span(byId.get(id).metadata(), repo.prefix()));
                 }
-                by.put(GREP, score(g, q, 0));
+                Set<String> files = new LinkedHashSet<>();
+                for (String id : grep.search(q.query(), GREP_CHUNKS_FOR_FILES).ids()) {
+                    if (files.size() < SpanNdcg.K) {
+                        files.add(byId.get(id).metadata().getOrDefault(ChunkMetadata.PATH, id));
+                    }
+                }
+                by.put(GREP, score(g, q, 0, tokens.grep(new ArrayList<>(files), repo.folder(), repo.prefix(),
+                        q.targets())));
             }
             results.add(new QuestionResult(q.query(), q.category(), q.targets().size(), by));
         }
@@ -244,6 +255,9 @@ public final class SembleHarness {
         return b.build();
     }
 
+    /** The grep peer's chunks the files an assistant would read (the first 10 distinct) are taken from. */
+    static final int GREP_CHUNKS_FOR_FILES = 200;
+
     /** How many times each question is timed per system unless {@code --latency-repeats} says otherwise. */
     static final int DEFAULT_LATENCY_REPEATS = 5;
 
@@ -251,24 +265,25 @@ public final class SembleHarness {
     static Scored median(List<Scored> runs) {
         long[] nanos = runs.stream().mapToLong(Scored::nanos).sorted().toArray();
         Scored first = runs.get(0);
-        return new Scored(first.ndcg(), first.fileNdcg(), first.top(), nanos[nanos.length / 2]);
+        return new Scored(first.ndcg(), first.fileNdcg(), first.top(), nanos[nanos.length / 2], first.tokens());
     }
 
     private static Scored timed(HybridCaseRetriever retriever, SearchRequest request, SembleDataset.Repository repo,
             SembleDataset.Question q) {
         long t = System.nanoTime();
-        List<SearchHit> hits = retriever.search(request).hits();
+        SearchResponse response = retriever.search(request);
         long nanos = System.nanoTime() - t;
-        return score(spans(hits, repo.prefix()), q, nanos);
+        return score(spans(response.hits(), repo.prefix()), q, nanos, AnswerTokens.ours(q.query(), response,
+                repo.prefix(), q.targets()));
     }
 
-    static Scored score(List<RetrievedSpan> ranked, SembleDataset.Question q, long nanos) {
+    static Scored score(List<RetrievedSpan> ranked, SembleDataset.Question q, long nanos, Map<String, Integer> tokens) {
         List<String> top = new ArrayList<>();
         for (RetrievedSpan s : ranked.subList(0, Math.min(SpanNdcg.K, ranked.size()))) {
             top.add(s.path() + ":" + s.startLine() + "-" + s.endLine());
         }
         return new Scored(SpanNdcg.chunkLevel(ranked, q.targets(), SpanNdcg.K),
-                SpanNdcg.fileLevel(ranked, q.targets(), SpanNdcg.K), top, nanos);
+                SpanNdcg.fileLevel(ranked, q.targets(), SpanNdcg.K), top, nanos, tokens);
     }
 
     /** The hits as spans, paths relative to the repository root ({@code prefix} + the chunk's path). */

@@ -107,6 +107,7 @@ final class SembleReport {
         List<List<String>> lrows = new ArrayList<>();
         byLanguage.forEach((language, rs) -> lrows.add(row(language, rs, systems)));
         table(sb, head, lrows);
+        tokens(sb);
         sb.append("\n## Per repository\n\n");
         List<String> rhead = new ArrayList<>(List.of("repository", "language", "questions", "files", "chunks"));
         rhead.addAll(systems);
@@ -200,6 +201,41 @@ final class SembleReport {
         return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
     }
 
+    /** Every question's token counts, per system. */
+    List<TokenTable.Row> tokenRows() {
+        List<TokenTable.Row> rows = new ArrayList<>();
+        for (SembleHarness.RepositoryResult r : results) {
+            for (SembleHarness.QuestionResult q : r.questions()) {
+                q.bySystem().forEach((system, s) -> {
+                    if (!s.tokens().isEmpty()) {
+                        rows.add(new TokenTable.Row(system, q.category(), r.language(), s.tokens()));
+                    }
+                });
+            }
+        }
+        return rows;
+    }
+
+    private void tokens(StringBuilder sb) {
+        List<TokenTable.Row> rows = tokenRows();
+        if (rows.isEmpty()) {
+            return;
+        }
+        sb.append("\n## Tokens to the first relevant span\n\nThe tokens (characters / 4) an assistant reads in the "
+                + "answer, in order, up to and including the first piece that overlaps a target; questions pooled. "
+                + "chunks: our top 10 hits whole; packed: the same hits packed into 2,000 tokens (the MCP default); "
+                + "files: the grep peer's files listed, then read whole in its order.\n\n");
+        Map<String, Double> ndcg = new LinkedHashMap<>();
+        for (String s : systems()) {
+            ndcg.put(s, overall(s));
+        }
+        TokenTable.overall(sb, rows, ndcg);
+        sb.append("\nPer category (median tokens / share within 2,000):\n\n");
+        TokenTable.byGroup(sb, rows, "category", TokenTable.Row::category);
+        sb.append("\nPer language (median tokens / share within 2,000):\n\n");
+        TokenTable.byGroup(sb, rows, "language", TokenTable.Row::language);
+    }
+
     /** Everything, every question's per-system scores and top 10 included. */
     String json() {
         Map<String, Object> root = new LinkedHashMap<>();
@@ -215,6 +251,7 @@ final class SembleReport {
             overall.put(s, m);
         }
         root.put("overall", overall);
+        root.put("tokens", TokenTable.json(tokenRows()));
         root.put("repositories", results);
         Map<String, Object> pub = new LinkedHashMap<>();
         published.forEach((name, p) -> {

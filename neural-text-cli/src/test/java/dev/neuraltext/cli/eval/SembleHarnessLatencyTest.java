@@ -11,10 +11,8 @@ class SembleHarnessLatencyTest {
     @Test
     void aQuestionKeepsItsScoresAndTheMedianOfItsRuns() {
         List<String> top = List.of("a.rs:1-9");
-        List<SembleHarness.Scored> runs = List.of(new SembleHarness.Scored(0.5, 1.0, top, 4_000_000),
-                new SembleHarness.Scored(0.5, 1.0, top, 90_000_000), // a pause of the machine
-                new SembleHarness.Scored(0.5, 1.0, top, 5_000_000), new SembleHarness.Scored(0.5, 1.0, top, 3_000_000),
-                new SembleHarness.Scored(0.5, 1.0, top, 6_000_000));
+        List<SembleHarness.Scored> runs = List.of(run(top, 4_000_000), run(top, 90_000_000), // a pause
+                run(top, 5_000_000), run(top, 3_000_000), run(top, 6_000_000));
 
         SembleHarness.Scored median = SembleHarness.median(runs);
 
@@ -23,5 +21,9 @@ class SembleHarnessLatencyTest {
         assertThat(median.fileNdcg()).isEqualTo(1.0);
         assertThat(median.top()).isEqualTo(top);
         assertThat(SembleHarness.DEFAULT_LATENCY_REPEATS).isEqualTo(5);
+    }
+
+    private static SembleHarness.Scored run(List<String> top, long nanos) {
+        return new SembleHarness.Scored(0.5, 1.0, top, nanos, java.util.Map.of());
     }
 }

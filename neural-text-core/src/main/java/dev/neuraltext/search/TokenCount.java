@@ -1,4 +1,4 @@
-package dev.neuraltext.eval;
+package dev.neuraltext.search;
 
 import java.util.Objects;
 
