@@ -6,6 +6,7 @@ import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.cli.results.FileResults;
 import dev.neuraltext.encode.Embedder;
 import dev.neuraltext.eval.EvalDocument;
+import dev.neuraltext.eval.SpanTarget;
 import dev.neuraltext.filter.PayloadFilter;
 import dev.neuraltext.fusion.Leg;
 import dev.neuraltext.ingest.ChunkSink;
@@ -74,7 +75,8 @@ final class SwebenchHarness {
      * the fix changed), empty when the instance has no chunk gold ({@link SwebenchFixLines}).
      */
     record InstanceResult(String id, int issueChars, List<String> gold, double refreshSeconds, int changedFiles,
-            Map<String, Answer> bySystem, SwebenchFixLines.FixLines fix, Map<String, Answer> chunkBySystem) {
+            Map<String, Answer> bySystem, SwebenchFixLines.FixLines fix, Map<String, Answer> chunkBySystem,
+            Map<String, Map<String, Integer>> tokens) {
     }
 
     /**
@@ -121,6 +123,7 @@ final class SwebenchHarness {
         HybridCaseRetriever retriever = rb.build();
         IndexManifest manifest = IndexManifest.empty("");
         double firstIndex = 0;
+        AnswerTokens answerTokens = new AnswerTokens();
         List<InstanceResult> results = new ArrayList<>();
         for (int i = 0; i < instances.size(); i++) {
             SwebenchDataset.Instance in = instances.get(i);
@@ -155,7 +158,7 @@ final class SwebenchHarness {
                 grep(store, in, fix, by, chunkBy);
             }
             results.add(new InstanceResult(in.id(), in.issue().length(), in.goldFiles(), i == 0 ? 0 : seconds,
-                    i == 0 ? 0 : changed, by, fix, chunkBy));
+                    i == 0 ? 0 : changed, by, fix, chunkBy, tokens(retriever, in, fix, by, tree, answerTokens)));
             log.printf("swebench: %s %s: default rank %d (refresh %.2f s, %d files changed)%n", repo, in.id(),
                     by.get(DEFAULT).rank(), seconds, changed);
         }
@@ -178,6 +181,33 @@ final class SwebenchHarness {
             paths.add(f.path());
         }
         return new Answer(rank(paths, in.goldFiles()), List.copyOf(paths), nanos);
+    }
+
+    /**
+     * What reaching the fix costs ({@link AnswerTokens}), when the instance has chunk gold: our chunk answer (the
+     * issue searched as {@code search --limit 10 --no-extend}) read whole and packed into 2,000 tokens, per system,
+     * up to the first chunk overlapping a changed line; the grep peer's files read whole up to the first gold file.
+     */
+    private Map<String, Map<String, Integer>> tokens(HybridCaseRetriever retriever, SwebenchDataset.Instance in,
+            SwebenchFixLines.FixLines fix, Map<String, Answer> by, Path tree, AnswerTokens answerTokens) {
+        Map<String, Map<String, Integer>> out = new LinkedHashMap<>();
+        if (!fix.hasGold()) {
+            return out;
+        }
+        List<SpanTarget> targets = new ArrayList<>();
+        fix.byFile().forEach((file, ranges) -> ranges.forEach(r -> targets.add(new SpanTarget(file, r.start(),
+                r.end()))));
+        out.put(DEFAULT, AnswerTokens.ours(in.issue(), retriever.search(chunkRequest(in.issue(), Set.of())), "",
+                targets));
+        if (retriever.availableLegs().contains(Leg.DENSE)) {
+            out.put(BM25, AnswerTokens.ours(in.issue(), retriever.search(chunkRequest(in.issue(), Set.of(Leg.BM25))),
+                    "", targets));
+        }
+        Answer grep = by.get(GREP);
+        if (grep != null) {
+            out.put(GREP, answerTokens.grep(grep.files(), tree, "", targets));
+        }
+        return out;
     }
 
     /** The request {@code neural-text search --limit 10 --no-extend QUERY} (no grouping) sends. */

@@ -133,6 +133,27 @@ final class SwebenchReport {
                 .append("; no fix commit found in the mirror: ").append(noFix)
                 .append("; fix does not touch a gold file: ").append(untouched).append(".\n\n");
         appendTables(md, "", SwebenchReport::chunkFigures);
+        List<TokenTable.Row> rows = tokenRows();
+        if (!rows.isEmpty()) {
+            md.append("\n## Tokens to the fix\n\nThe tokens (characters / 4) read up to and including the first "
+                    + "piece that overlaps a line the fix changed: our chunk answer whole (chunks) and packed into "
+                    + "2,000 tokens (packed); the grep peer's files listed, then read whole in its order (files). "
+                    + "Instances with chunk gold.\n\n");
+            TokenTable.overall(md, rows, Map.of());
+            md.append("\nPer repository (median tokens / share within 2,000):\n\n");
+            TokenTable.byGroup(md, rows, "repository", TokenTable.Row::category);
+        }
+    }
+
+    /** Every instance's token counts, per system (the repository as the row's category and language). */
+    List<TokenTable.Row> tokenRows() {
+        List<TokenTable.Row> rows = new ArrayList<>();
+        for (SwebenchHarness.RepositoryResult r : results) {
+            for (SwebenchHarness.InstanceResult in : r.instances()) {
+                in.tokens().forEach((system, t) -> rows.add(new TokenTable.Row(system, r.repo(), r.repo(), t)));
+            }
+        }
+        return rows;
     }
 
     /** The overall table, then {@code heading} and the per-repository table, of the figures {@code figures} gives. */
@@ -186,6 +207,7 @@ final class SwebenchReport {
             chunkOverall.put(s, figuresJson(chunkFigures(allInstances(), s)));
         }
         root.put("chunkOverall", chunkOverall);
+        root.put("tokens", TokenTable.json(tokenRows()));
         List<Object> repos = new ArrayList<>();
         for (SwebenchHarness.RepositoryResult r : results) {
             Map<String, Object> m = new LinkedHashMap<>();
