@@ -569,5 +569,28 @@ public final class InMemoryCaseStore implements CaseStore {
                 return store;
             });
         }
+
+        /**
+         * Loads the generation folder {@code gen} of {@code dir}, current or not, into a store with this configuration
+         * and the dense dimension of {@code expected}, for {@link IndexCheck}; no retry, no lexical check.
+         */
+        InMemoryCaseStore loadGeneration(Path dir, Path gen, IndexFingerprint expected) {
+            Builder copy = new Builder();
+            copy.tokenizer = tokenizer;
+            copy.bm25Params = bm25Params;
+            copy.fieldWeights.putAll(fieldWeights);
+            copy.denseSearch = denseSearch;
+            copy.hnswParams = hnswParams;
+            copy.denseDimension = expected.denseDimension();
+            InMemoryCaseStore store = copy.build();
+            Lock w = store.lock.writeLock();
+            w.lock();
+            try {
+                IndexFileReader.loadGeneration(dir, gen, expected, store);
+            } finally {
+                w.unlock();
+            }
+            return store;
+        }
     }
 }
