@@ -81,7 +81,8 @@ final class CheckCommand implements Callable<Integer> {
         for (GenerationReport g : r.generations()) {
             out.println();
             out.println(g.name() + (g.current() ? " (current)" : "") + ": "
-                    + (g.healthy() ? "healthy" : "damaged: " + g.problem()));
+                    + (g.healthy() ? "healthy" : "damaged: " + g.problem()
+                    + (g.current() ? "" : " (not the current generation: the next save deletes it)")));
             for (FileReport f : g.files()) {
                 out.println(String.format(Locale.ROOT, "  %-22s %-17s %s", f.name(), f.status().name().toLowerCase(
                         Locale.ROOT), fileDetail(f)));

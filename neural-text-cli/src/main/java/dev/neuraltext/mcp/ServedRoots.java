@@ -248,6 +248,7 @@ final class ServedRoots implements AutoCloseable {
         String note = "";
         Instant updated = null;
         Instant saved = null;
+        String damage = "";
         for (LiveIndex.Status s : all) {
             s.chunksByKind().forEach((k, v) -> byKind.merge(k, v, Integer::sum));
             legs.addAll(s.legs());
@@ -263,10 +264,12 @@ final class ServedRoots implements AutoCloseable {
             note = note.isEmpty() ? s.denseNote() : note;
             updated = latest(updated, s.lastUpdated());
             saved = latest(saved, s.lastSaved());
+            damage = damage.isEmpty() ? s.damage() : s.damage().isEmpty() ? damage : damage + "; " + s.damage();
         }
         LiveIndex.Status f = all.get(0);
         return new LiveIndex.Status(f.root(), f.indexDir(), writer, phase, updating, done, toIndex, files, chunks,
-                byKind, legs, new DenseCoverage(covered, withDense), f.denseModel(), denseLoaded, note, updated, saved);
+                byKind, legs, new DenseCoverage(covered, withDense), f.denseModel(), denseLoaded, note, updated, saved,
+                damage);
     }
 
     private static Instant latest(Instant a, Instant b) {

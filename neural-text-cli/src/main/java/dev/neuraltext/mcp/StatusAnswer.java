@@ -24,6 +24,12 @@ final class StatusAnswer {
             case READY -> "State: ready";
         }).append(s.updating() && s.phase() != LiveIndex.Phase.INDEXING ? "; updating changed files: " + s.filesDone()
                 + " of " + s.filesToIndex() + " so far" : "").append('\n');
+        if (!s.damage().isEmpty()) {
+            t.append("Damage: the saved index was damaged (").append(s.damage()).append("): ")
+                    .append(s.phase() == LiveIndex.Phase.INDEXING
+                            ? "rebuilding it from the files; searches answer from the part indexed so far"
+                            : "rebuilt from the files").append('\n');
+        }
         t.append("Files: ").append(s.files()).append('\n');
         t.append("Chunks: ").append(s.chunks()).append(s.chunksByKind().isEmpty() ? "" : " (" + s.chunksByKind()
                 .entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue())
@@ -59,6 +65,7 @@ final class StatusAnswer {
         m.put("denseLoaded", s.denseLoaded());
         m.put("lastUpdated", time(s.lastUpdated()));
         m.put("lastSaved", time(s.lastSaved()));
+        m.put("damage", s.damage().isEmpty() ? null : s.damage());
         Runtime rt = Runtime.getRuntime();
         m.put("heapUsedBytes", rt.totalMemory() - rt.freeMemory());
         m.put("heapMaxBytes", rt.maxMemory());

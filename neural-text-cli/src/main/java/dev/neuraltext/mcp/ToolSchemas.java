@@ -147,6 +147,7 @@ final class ToolSchemas {
                 "denseLoaded": {"type": "boolean", "description": "whether queries are embedded (the dense leg runs)"},
                 "lastUpdated": {"type": ["string", "null"]},
                 "lastSaved": {"type": ["string", "null"]},
+                "damage": {"type": ["string", "null"], "description": "the damage met in the saved index at start (the file and what is wrong); the index is then rebuilt from the files (phase indexing until done)"},
                 "heapUsedBytes": {"type": "integer", "description": "the server's Java heap in use"},
                 "heapMaxBytes": {"type": "integer", "description": "the most heap the server may use (-Xmx)"},
                 "roots": {"type": "array", "description": "with several roots: each root's status, with its name",

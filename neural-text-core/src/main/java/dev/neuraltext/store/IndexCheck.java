@@ -72,8 +72,9 @@ public final class IndexCheck {
      * @param bytes         its length, or -1 when absent
      * @param manifestBytes the length the manifest lists, or -1 (the manifest itself, or not listed)
      * @param formatVersion the format version in its header, or -1 when unread
-     * @param storedCrc     the CRC32 in its trailer, or -1 when unread
-     * @param computedCrc   the CRC32 computed over its bytes, or -1 when not computed
+     * @param storedCrc     the CRC32 in its trailer (any long when the trailer is damaged); meaningful only when
+     *                      {@code computedCrc} is not -1
+     * @param computedCrc   the CRC32 computed over its bytes, or -1 when the file was not read
      * @param detail        a sentence on the damage, or empty when {@code OK}
      */
     public record FileReport(String name, FileStatus status, long bytes, long manifestBytes, int formatVersion,
@@ -147,9 +148,13 @@ public final class IndexCheck {
             return !current.isEmpty() || !generations.isEmpty() || !problems.isEmpty();
         }
 
-        /** Whether the current generation is whole and loads, and nothing else is damaged. */
+        /**
+         * Whether the index is usable: {@code CURRENT} names a generation that is whole and loads. An older damaged
+         * generation (the previous one, kept for readers) does not count: the next save deletes it.
+         */
         public boolean healthy() {
-            return indexFound() && problems.isEmpty() && generations.stream().allMatch(GenerationReport::healthy);
+            return indexFound() && problems.isEmpty()
+                    && generations.stream().anyMatch(g -> g.current() && g.healthy());
         }
     }
 

@@ -161,6 +161,19 @@ class IndexCheckTest {
     }
 
     @Test
+    void aDamagedOlderGenerationIsReportedButLeavesTheIndexUsable() throws IOException {
+        Path dir = tmp.resolve("i");
+        saved(dir, 10, 10);
+        saved(dir, 11, 11);
+        Files.delete(dir.resolve("gen-1/bm25.bin"));
+        IndexCheck.Report r = IndexCheck.check(dir);
+        assertThat(r.healthy()).isTrue();
+        assertThat(r.generations()).extracting(GenerationReport::healthy).containsExactly(true, false);
+        assertThat(IndexCheck.dropDamaged(dir).removed()).isEmpty();
+        assertThat(dir.resolve("gen-1")).isDirectory();
+    }
+
+    @Test
     void dropDamagedNeverTouchesAHealthyIndex() {
         Path dir = tmp.resolve("i");
         saved(dir, 10, 10);
