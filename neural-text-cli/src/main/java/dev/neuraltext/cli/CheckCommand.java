@@ -91,9 +91,13 @@ final class CheckCommand implements Callable<Integer> {
                 out.println("  chunks " + g.chunks() + ", dense vectors " + g.denseCoverage().describe()
                         + ", sparse vectors " + g.sparseChunks());
             }
-            out.println("  BM25 postings " + (g.bm25() ? "read" : g.loaded() ? "saved with other settings (rebuilt "
-                    + "from the chunks on load)" : "not readable") + "; HNSW graph " + (g.hnswGraph() ? "read"
-                    : g.loaded() ? "none saved (built on load when wanted)" : "not readable"));
+            if (!g.loaded()) {
+                out.println("  BM25 postings and HNSW graph not read: the generation does not load");
+            } else {
+                out.println("  BM25 postings " + (g.bm25() ? "read" : "saved with other settings (rebuilt from the "
+                        + "chunks on load)") + "; HNSW graph " + (g.hnswGraph() ? "read"
+                        : "none saved (built on load when wanted)"));
+            }
         }
         out.println();
         out.println(r.healthy() ? "result: healthy" : "result: damaged");

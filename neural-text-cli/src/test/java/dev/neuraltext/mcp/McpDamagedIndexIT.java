@@ -5,7 +5,6 @@ import static dev.neuraltext.mcp.McpServerIT.call;
 import static dev.neuraltext.mcp.McpServerIT.client;
 import static dev.neuraltext.mcp.McpServerIT.structured;
 import static dev.neuraltext.mcp.McpServerIT.text;
-import static dev.neuraltext.mcp.McpServerIT.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.neuraltext.store.IndexCheck;
@@ -32,12 +31,7 @@ class McpDamagedIndexIT {
 
     @Test
     void aFlippedByteInTheSavedChunksIsNamedInStatusAndTheServerRebuildsInTheBackground() throws Exception {
-        Path root = tmp.resolve("proj");
-        for (int i = 0; i < 800; i++) {
-            write(root, "src/main/java/big/p" + (i % 20) + "/Service" + i + ".java", "package big.p" + (i % 20)
-                    + ";\n\n/** Service number " + i + ". */\nclass Service" + i + " {\n    int handle" + i
-                    + "(int request) {\n        return request + " + i + ";\n    }\n}\n");
-        }
+        Path root = McpServerIT.services(tmp.resolve("proj"), 800, 20);
         Path indexDir = root.resolve(".neural-text");
         try (McpServerIT.Server server = client(root, new CopyOnWriteArrayList<>())) {
             awaitReady(server.client());
