@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
             IndexCommand.class,
             SearchCommand.class,
             RelatedCommand.class,
+            CheckCommand.class,
             DemoCommand.class,
             EvalCommand.class,
             BenchCommand.class,

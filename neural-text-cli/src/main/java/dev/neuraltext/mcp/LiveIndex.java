@@ -1,6 +1,5 @@
 package dev.neuraltext.mcp;
 
-import dev.neuraltext.NeuralTextException;
 import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.cli.limits.HeapNeed;
@@ -91,7 +90,7 @@ final class LiveIndex implements AutoCloseable {
             int filesToIndex, int files,
             long chunks, java.util.Map<String, Integer> chunksByKind, Set<dev.neuraltext.fusion.Leg> legs,
             DenseCoverage coverage, String denseModel, boolean denseLoaded, String denseNote, Instant lastUpdated,
-            Instant lastSaved, String saveProblem, java.util.Map<String, Integer> skipped) {
+            Instant lastSaved, String saveProblem, java.util.Map<String, Integer> skipped, String damage) {
     }
 
     private final Path root;
@@ -130,6 +129,8 @@ final class LiveIndex implements AutoCloseable {
     private volatile boolean updating;
     /** Whether the note that the index folder cannot be written was given. */
     private volatile boolean unwritableSaid;
+    /** The damage met in the saved index at the last open ({@link SavedIndex}), or empty. */
+    private volatile String damage = "";
 
     /**
      * @param modelLoader loads the dense model on the worker thread (null result: BM25 only, with a note); null for
@@ -205,32 +206,14 @@ final class LiveIndex implements AutoCloseable {
     }
 
     private View openSaved() {
-        InMemoryCaseStore store = null;
-        IndexManifest manifest = null;
+        SavedIndex.Opened opened = SavedIndex.open(config, indexDir, MANIFEST_FILE, log);
         if (InMemoryCaseStore.exists(indexDir)) {
-            try {
-                IndexFingerprint fp = config.fingerprintAsSaved(indexDir);
-                store = config.load(indexDir, fp);
-                manifest = store.loadedAttachment(MANIFEST_FILE)
-                        .map(b -> IndexManifest.fromBytes(b, indexDir + " " + MANIFEST_FILE)).orElse(null);
-                if (manifest == null || manifest.chunkCount() != store.count(PayloadFilter.all())) {
-                    log.accept("the index in " + indexDir + " has no matching file manifest: rebuilding it");
-                    store.close();
-                    store = null;
-                    manifest = null;
-                } else {
-                    asSaved = fp;
-                }
-            } catch (NeuralTextException e) {
-                log.accept("cannot use the index in " + indexDir + " (" + e.getMessage() + "): rebuilding it");
-                store = null;
-            }
             savedStamp = TreeStamp.ofIndexFolder(indexDir, IndexWriteLock.FILE_NAME);
         }
-        if (store == null) {
-            store = config.build();
-            manifest = IndexManifest.empty("");
-        }
+        asSaved = opened.store() != null ? opened.asSaved() : asSaved;
+        damage = opened.damage();
+        InMemoryCaseStore store = opened.store() != null ? opened.store() : config.build();
+        IndexManifest manifest = opened.store() != null ? opened.manifest() : IndexManifest.empty("");
         paths.clear();
         paths.addAll(manifest.files().keySet());
         return viewOf(store, manifest);
@@ -579,7 +562,7 @@ final class LiveIndex implements AutoCloseable {
                 v.manifest().files().size(),
                 v.store().count(PayloadFilter.all()), v.manifest().chunksBySymbolType(), v.store().legsWithData(),
                 v.store().denseCoverage(), model, e != null, e != null ? "" : denseNote, lastUpdated, saves.lastSaved(),
-                saves.problem().orElse(""), skipped);
+                saves.problem().orElse(""), skipped, damage);
     }
 
     /** The file manifest of the current state. */

@@ -250,6 +250,7 @@ final class ServedRoots implements AutoCloseable {
         Instant saved = null;
         List<String> saveProblems = new ArrayList<>();
         Map<String, Integer> skipped = new java.util.TreeMap<>();
+        String damage = "";
         for (LiveIndex.Status s : all) {
             s.chunksByKind().forEach((k, v) -> byKind.merge(k, v, Integer::sum));
             legs.addAll(s.legs());
@@ -269,11 +270,12 @@ final class ServedRoots implements AutoCloseable {
             if (!s.saveProblem().isEmpty()) {
                 saveProblems.add(s.saveProblem());
             }
+            damage = damage.isEmpty() ? s.damage() : s.damage().isEmpty() ? damage : damage + "; " + s.damage();
         }
         LiveIndex.Status f = all.get(0);
         return new LiveIndex.Status(f.root(), f.indexDir(), writer, phase, updating, done, toIndex, files, chunks,
                 byKind, legs, new DenseCoverage(covered, withDense), f.denseModel(), denseLoaded, note, updated, saved,
-                String.join("; ", saveProblems), skipped);
+                String.join("; ", saveProblems), skipped, damage);
     }
 
     private static Instant latest(Instant a, Instant b) {

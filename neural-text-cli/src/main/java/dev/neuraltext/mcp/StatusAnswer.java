@@ -24,6 +24,12 @@ final class StatusAnswer {
             case READY -> "State: ready";
         }).append(s.updating() && s.phase() != LiveIndex.Phase.INDEXING ? "; updating changed files: " + s.filesDone()
                 + " of " + s.filesToIndex() + " so far" : "").append('\n');
+        if (!s.damage().isEmpty()) {
+            t.append("Damage: the saved index was damaged (").append(s.damage()).append("): ")
+                    .append(s.phase() == LiveIndex.Phase.INDEXING
+                            ? "rebuilding it from the files; searches answer from the part indexed so far"
+                            : "rebuilt from the files").append('\n');
+        }
         int skipped = s.skipped().values().stream().mapToInt(Integer::intValue).sum();
         t.append("Files: ").append(s.files()).append(skipped == 0 ? "" : "; skipped " + skipped + " (" + s.skipped()
                 .entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", "))
@@ -67,6 +73,7 @@ final class StatusAnswer {
         m.put("lastUpdated", time(s.lastUpdated()));
         m.put("lastSaved", time(s.lastSaved()));
         m.put("saveProblem", s.saveProblem().isEmpty() ? null : s.saveProblem());
+        m.put("damage", s.damage().isEmpty() ? null : s.damage());
         Runtime rt = Runtime.getRuntime();
         m.put("heapUsedBytes", rt.totalMemory() - rt.freeMemory());
         m.put("heapMaxBytes", rt.maxMemory());

@@ -150,6 +150,7 @@ final class ToolSchemas {
                 "saveProblem": {"type": ["string", "null"], "description": "why saving the index fails, while it does"},
                 "skipped": {"type": "object", "description": "files the last update left out, by reason",
                   "additionalProperties": {"type": "integer"}},
+                "damage": {"type": ["string", "null"], "description": "the damage met in the saved index at start (the file and what is wrong); the index is then rebuilt from the files (phase indexing until done)"},
                 "heapUsedBytes": {"type": "integer", "description": "the server's Java heap in use"},
                 "heapMaxBytes": {"type": "integer", "description": "the most heap the server may use (-Xmx)"},
                 "roots": {"type": "array", "description": "with several roots: each root's status, with its name",

@@ -78,6 +78,16 @@ class McpServerIT {
         return root;
     }
 
+    /** {@code n} small Java files {@code Service<i>} with a method {@code handle<i>}, in {@code packages} packages. */
+    static Path services(Path root, int n, int packages) throws IOException {
+        for (int i = 0; i < n; i++) {
+            write(root, "src/main/java/big/p" + (i % packages) + "/Service" + i + ".java", "package big.p"
+                    + (i % packages) + ";\n\n/** Service number " + i + ". */\nclass Service" + i + " {\n    int handle"
+                    + i + "(int request) {\n        return request + " + i + ";\n    }\n}\n");
+        }
+        return root;
+    }
+
     /**
      * A client whose close also waits for the server process to exit, so that no save of the server's races with the
      * removal of the temporary folders.
@@ -307,12 +317,7 @@ class McpServerIT {
 
     @Test
     void aSearchDuringTheFirstBuildAnswersAndSaysTheIndexIsIncomplete() throws Exception {
-        Path root = tmp.resolve("big");
-        for (int i = 0; i < 2000; i++) {
-            write(root, "src/main/java/big/p" + (i % 30) + "/Service" + i + ".java", "package big.p" + (i % 30)
-                    + ";\n\n/** Service number " + i + ". */\nclass Service" + i + " {\n    int handle" + i
-                    + "(int request) {\n        return request + " + i + ";\n    }\n}\n");
-        }
+        Path root = services(tmp.resolve("big"), 2000, 30);
         List<String> logs = new CopyOnWriteArrayList<>();
         try (Server server = client(root, logs)) {
             McpSyncClient client = server.client();

@@ -74,7 +74,7 @@ class McpToolsTest {
     private static LiveIndex.Status status(LiveIndex.Phase phase, DenseCoverage coverage) {
         return new LiveIndex.Status(Path.of("/r"), Path.of("/r/.neural-text"), true, phase, false, 3, 10, 3,
                 coverage.chunks(),
-                Map.of(), Set.of(Leg.BM25, Leg.DENSE), coverage, "m", true, "", null, null, "", Map.of());
+                Map.of(), Set.of(Leg.BM25, Leg.DENSE), coverage, "m", true, "", null, null, "", Map.of(), "");
     }
 
     private static SearchResponse response(List<SearchHit> hits, int above) {

@@ -288,8 +288,10 @@ final class HnswDenseGraph {
     static HnswDenseGraph read(DataInputStream in, long fileSize, DenseVectorIndex vectors, FormatCheck check)
             throws IOException {
         int version = in.readInt();
-        check.require(version == FORMAT_VERSION, "dense graph format version " + version + ", this library reads "
-                + FORMAT_VERSION);
+        check.require(version == FORMAT_VERSION, "its dense graph was written by graph format version " + version
+                + ", this neural-text reads version " + FORMAT_VERSION + (version > FORMAT_VERSION
+                ? ": upgrade neural-text or rebuild the index with `neural-text index`"
+                : ": rebuild the index with `neural-text index`"));
         int m = in.readInt();
         int beam = in.readInt();
         check.require(m >= 2 && m <= 512 && beam >= 1 && beam <= 3200, "dense graph parameters M " + m

@@ -549,25 +549,42 @@ public final class InMemoryCaseStore implements CaseStore {
                 throw new IllegalArgumentException("expected fingerprint dense dimension " + expected.denseDimension()
                         + " differs from the configured dense dimension " + denseDimension);
             }
+            Builder copy = copyWithDimension(expected.denseDimension() > 0 ? expected.denseDimension() : denseDimension);
+            // a writer may replace and garbage-collect the generation while we read it: then read the new one
+            return IndexFiles.readCurrent(dir, () -> copy.buildAndLoad(store -> IndexFiles.load(dir, expected, store)));
+        }
+
+        private Builder copyWithDimension(int dimension) {
             Builder copy = new Builder();
             copy.tokenizer = tokenizer;
             copy.bm25Params = bm25Params;
             copy.fieldWeights.putAll(fieldWeights);
             copy.denseSearch = denseSearch;
             copy.hnswParams = hnswParams;
-            copy.denseDimension = expected.denseDimension() > 0 ? expected.denseDimension() : denseDimension;
-            // a writer may replace and garbage-collect the generation while we read it: then read the new one
-            return IndexFiles.readCurrent(dir, () -> {
-                InMemoryCaseStore store = copy.build();
-                Lock w = store.lock.writeLock();
-                w.lock();
-                try {
-                    IndexFiles.load(dir, expected, store);
-                } finally {
-                    w.unlock();
-                }
-                return store;
-            });
+            copy.denseDimension = dimension;
+            return copy;
+        }
+
+        /** A new store filled by {@code load} under its write lock. */
+        private InMemoryCaseStore buildAndLoad(java.util.function.Consumer<InMemoryCaseStore> load) {
+            InMemoryCaseStore store = build();
+            Lock w = store.lock.writeLock();
+            w.lock();
+            try {
+                load.accept(store);
+            } finally {
+                w.unlock();
+            }
+            return store;
+        }
+
+        /**
+         * Loads the generation folder {@code gen} of {@code dir}, current or not, into a store with this configuration
+         * and the dense dimension of {@code expected}, for {@link IndexCheck}; no retry, no lexical check.
+         */
+        InMemoryCaseStore loadGeneration(Path dir, Path gen, IndexFingerprint expected) {
+            return copyWithDimension(expected.denseDimension())
+                    .buildAndLoad(store -> IndexFileReader.loadGeneration(dir, gen, expected, store));
         }
     }
 }

@@ -66,7 +66,11 @@ final class IndexFileReader {
     }
 
     static void load(Path dir, IndexFingerprint expected, InMemoryCaseStore store) {
-        Path gen = currentGeneration(dir);
+        loadGeneration(dir, currentGeneration(dir), expected, store);
+    }
+
+    /** Loads the generation folder {@code gen} of {@code dir} (not necessarily the current one) into {@code store}. */
+    static void loadGeneration(Path dir, Path gen, IndexFingerprint expected, InMemoryCaseStore store) {
         Manifest manifest = readManifest(gen);
         if (!manifest.fingerprint().vectorDifferences(expected).isEmpty()) {
             throw new IndexMismatchException("the index in " + dir, manifest.fingerprint(), expected);
@@ -201,6 +205,19 @@ final class IndexFileReader {
         }
     }
 
+    /**
+     * Why a file of format {@code version} cannot be read, naming both versions and what to do: "was written by format
+     * version 4, this neural-text reads version 2: upgrade neural-text or rebuild the index with `neural-text index`".
+     */
+    static String versionMessage(int version) {
+        if (version > VERSION) {
+            return "was written by format version " + version + ", this neural-text reads version " + VERSION
+                    + ": upgrade neural-text or rebuild the index with `neural-text index`";
+        }
+        return "was written by format version " + version + ", this neural-text reads version " + VERSION
+                + ": rebuild the index with `neural-text index`";
+    }
+
     private static long manifestCrc(Manifest manifest, String name) {
         for (FileInfo f : manifest.files()) {
             if (f.name().equals(name)) {
@@ -210,7 +227,7 @@ final class IndexFileReader {
         throw new CorruptIndexException("the index manifest does not list " + name, null);
     }
 
-    private record Manifest(IndexFingerprint fingerprint, int chunkCount, int denseCount, int sparseCount,
+    record Manifest(IndexFingerprint fingerprint, int chunkCount, int denseCount, int sparseCount,
                             List<FileInfo> files) {
     }
 
@@ -238,7 +255,7 @@ final class IndexFileReader {
         return gen;
     }
 
-    private static Manifest readManifest(Path gen) {
+    static Manifest readManifest(Path gen) {
         Manifest[] result = new Manifest[1];
         readFile(gen.resolve(MANIFEST), KIND_MANIFEST, null, (in, fileSize) -> {
             String tokenizer = readString(in, fileSize);
@@ -339,8 +356,7 @@ final class IndexFileReader {
                 check(magic == MAGIC, "bad magic number " + Integer.toHexString(magic) + ", not a neural-text index file");
                 int version = in.readInt();
                 if (version != VERSION) {
-                    throw new CorruptIndexException("index file " + file + " has format version " + version
-                            + ", this library reads version " + VERSION + "; rebuild the index", null);
+                    throw new CorruptIndexException("index file " + file + " " + versionMessage(version), null);
                 }
                 int k = in.readInt();
                 check(k == kind, "file kind " + k + ", expected " + kind);
