@@ -48,8 +48,8 @@ final class SavedIndex {
             return new Opened(store, manifest, fp, "");
         } catch (CorruptIndexException e) {
             String damage = damage(e.getMessage());
-            log.accept("the saved index in " + indexDir + " is damaged (" + damage + "): rebuilding it from the files "
-                    + "in the background; searches answer from the part indexed so far");
+            log.accept("cannot use the index in " + indexDir + " (damaged: " + damage + "; searches answer from the "
+                    + "part indexed so far while the files are indexed again in the background): rebuilding it");
             return new Opened(null, null, null, damage);
         } catch (NeuralTextException e) {
             log.accept("cannot use the index in " + indexDir + " (" + e.getMessage() + "): rebuilding it");

@@ -60,7 +60,7 @@ class McpDamagedIndexIT {
             McpSchema.CallToolResult later = call(client, "search", Map.of("query", "handle799"));
             assertThat(structured(later)).containsEntry("indexComplete", true);
             assertThat(text(later)).startsWith("1. src/main/java/big/p19/Service799.java");
-            assertThat(logs).anyMatch(l -> l.contains("is damaged") && l.contains("chunks.bin"));
+            assertThat(logs).anyMatch(l -> l.contains("(damaged: ") && l.contains("chunks.bin"));
         }
         IndexCheck.Report after = IndexCheck.check(indexDir);
         assertThat(after.healthy()).as("%s", after).isTrue();
