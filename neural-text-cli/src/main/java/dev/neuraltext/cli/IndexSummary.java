@@ -1,10 +1,11 @@
 package dev.neuraltext.cli;
 
+import dev.neuraltext.cli.IndexSession.Indexed;
+import dev.neuraltext.cli.results.Amounts;
 import dev.neuraltext.encode.Embedder;
 import dev.neuraltext.ingest.IndexManifest;
 import dev.neuraltext.ingest.IndexUpdate;
 import dev.neuraltext.ingest.SkipReason;
-import dev.neuraltext.cli.IndexSession.Indexed;
 import dev.neuraltext.store.DenseCoverage;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -12,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /** The summary {@code index} and {@code demo} print after an index run ({@link IndexSession.Indexed}). */
@@ -30,14 +30,14 @@ final class IndexSummary {
                 ? "Qdrant " + r.session().qdrantLabel + " (file manifest in " + r.session().indexDir + ")"
                 : r.session().indexDir);
         out.printf(Locale.ROOT, "  files:   %d (%s); %d added, %d modified, %d deleted, %d unchanged%n",
-                m.files().size(), counts(m.filesByLanguage()), u.filesAdded(), u.filesModified(), u.filesDeleted(),
-                u.filesUnchanged());
+                m.files().size(), Amounts.counts(m.filesByLanguage()), u.filesAdded(), u.filesModified(),
+                u.filesDeleted(), u.filesUnchanged());
         out.printf(Locale.ROOT, "  chunks:  %d (%s); %d indexed now, %d deleted%n", m.chunkCount(),
-                counts(m.chunksBySymbolType()), u.chunksUpserted(), u.chunksDeleted());
-        Map<String, Integer> skipped = u.scan().skippedByReason().entrySet().stream().collect(Collectors.toMap(
-                e -> e.getKey().label(), Map.Entry::getValue, Integer::sum, java.util.LinkedHashMap::new));
+                Amounts.counts(m.chunksBySymbolType()), u.chunksUpserted(), u.chunksDeleted());
+        Map<String, Integer> skipped = Amounts.byLabel(u.scan().skippedByReason());
         int skippedTotal = skipped.values().stream().mapToInt(Integer::intValue).sum();
-        out.printf(Locale.ROOT, "  skipped: %d%s%n", skippedTotal, skippedTotal == 0 ? "" : " (" + counts(skipped) + ")");
+        out.printf(Locale.ROOT, "  skipped: %d%s%n", skippedTotal, skippedTotal == 0 ? ""
+                : " (" + Amounts.counts(skipped) + ")");
         long escaping = u.scan().skippedByReason().getOrDefault(SkipReason.OUTSIDE_ROOT, 0);
         if (escaping > 0) {
             u.scan().skipped().stream().filter(s -> s.reason() == SkipReason.OUTSIDE_ROOT).limit(5).forEach(s ->
@@ -52,7 +52,7 @@ final class IndexSummary {
                     r.keywordsReadyNanos() / 1e9);
         }
         if (r.session().qdrantLabel == null) {
-            out.printf(Locale.ROOT, "  on disk: %s%n", humanBytes(sizeOf(r.session().indexDir)));
+            out.printf(Locale.ROOT, "  on disk: %s%n", Amounts.bytes(sizeOf(r.session().indexDir)));
         }
     }
 
@@ -70,11 +70,6 @@ final class IndexSummary {
         return "off (BM25 only)";
     }
 
-    static String counts(Map<String, Integer> counts) {
-        return counts.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue())
-                .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", "));
-    }
-
     static long sizeOf(Path dir) {
         try (Stream<Path> s = Files.walk(dir)) {
             return s.filter(Files::isRegularFile).mapToLong(p -> {
@@ -89,13 +84,4 @@ final class IndexSummary {
         }
     }
 
-    static String humanBytes(long bytes) {
-        if (bytes < 1024) {
-            return bytes + " B";
-        }
-        if (bytes < 1024 * 1024) {
-            return String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0);
-        }
-        return String.format(Locale.ROOT, "%.1f MiB", bytes / (1024.0 * 1024));
-    }
 }

@@ -3,6 +3,7 @@ package dev.neuraltext.mcp;
 import dev.neuraltext.chunk.ChunkInput;
 import dev.neuraltext.chunk.ChunkMetadata;
 import dev.neuraltext.cli.limits.HeapNeed;
+import dev.neuraltext.cli.results.Amounts;
 import dev.neuraltext.encode.Embedder;
 import dev.neuraltext.filter.PayloadFilter;
 import dev.neuraltext.ingest.ChunkSink;
@@ -404,8 +405,7 @@ final class LiveIndex implements AutoCloseable {
             paths.retainAll(u.manifest().files().keySet());
             treeStamp = stamp;
             lastUpdated = Instant.now();
-            skipped = u.scan().skippedByReason().entrySet().stream().collect(java.util.stream.Collectors.toMap(
-                    e -> e.getKey().label(), java.util.Map.Entry::getValue, Integer::sum, java.util.TreeMap::new));
+            skipped = Amounts.byLabel(u.scan().skippedByReason());
             if (first) {
                 save(view);
             } else if (u.changed()) {

@@ -122,16 +122,8 @@ final class RelatedTool {
                 int eol = shown.indexOf('\n');
                 text.append(eol < 0 ? shown + tag : shown.substring(0, eol) + tag + shown.substring(eol))
                         .append("\n\n");
-                Map<String, Object> row = PackedFormatter.row(h);
-                Map<String, String> m = h.hit().metadata();
-                row.remove("symbolType");
+                Map<String, Object> row = SearchAnswer.packedRow(h);
                 row.remove("aboveThreshold");
-                row.put("path", m.getOrDefault(ChunkMetadata.PATH, h.hit().id()));
-                row.put("startLine", SearchAnswer.intOr(m.get(ChunkMetadata.START_LINE), 1));
-                row.put("endLine", SearchAnswer.intOr(m.get(ChunkMetadata.END_LINE),
-                        SearchAnswer.intOr(m.get(ChunkMetadata.START_LINE), 1)));
-                row.put("symbol", m.getOrDefault(ChunkMetadata.SYMBOL, ""));
-                row.put("kind", m.getOrDefault(ChunkMetadata.SYMBOL_TYPE, ""));
                 row.put("relation", rh.relation().label());
                 row.put("names", rh.names());
                 if (roots.several()) {

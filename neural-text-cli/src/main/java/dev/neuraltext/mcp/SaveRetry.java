@@ -1,5 +1,6 @@
 package dev.neuraltext.mcp;
 
+import dev.neuraltext.cli.results.Amounts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -35,11 +36,11 @@ final class SaveRetry implements AutoCloseable {
 
         String describe(Path indexDir, Instant lastSaved) {
             StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "saving the index to %s failed %s since %s "
-                    + "(%s)", indexDir, attempts == 1 ? "once" : attempts + " times", since.truncatedTo(ChronoUnit.SECONDS),
-                    error));
+                    + "(%s)", indexDir, attempts == 1 ? "once" : attempts + " times",
+                    since.truncatedTo(ChronoUnit.SECONDS), error));
             if (neededBytes > 0) {
-                b.append(String.format(Locale.ROOT, ": it needs about %s there, %s %s free", size(neededBytes),
-                        size(usableBytes), usableBytes == 1 ? "is" : "are"));
+                b.append(String.format(Locale.ROOT, ": it needs about %s there, %s %s free",
+                        Amounts.bytes(neededBytes), Amounts.bytes(usableBytes), usableBytes == 1 ? "is" : "are"));
             }
             b.append("; searches answer from the index in memory, the saved one is ").append(lastSaved == null
                     ? "from before this server started" : "from " + lastSaved.truncatedTo(ChronoUnit.SECONDS));
@@ -160,16 +161,6 @@ final class SaveRetry implements AutoCloseable {
         } catch (IOException e) {
             return 0;
         }
-    }
-
-    static String size(long bytes) {
-        if (bytes < 1024) {
-            return bytes + " bytes";
-        }
-        if (bytes < 1024 * 1024) {
-            return String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0);
-        }
-        return String.format(Locale.ROOT, "%.1f MiB", bytes / (1024.0 * 1024));
     }
 
     /** Stops the retries. */

@@ -143,16 +143,7 @@ record SearchAnswer(String text, Map<String, Object> structured) {
         List<Map<String, Object>> rows = new ArrayList<>();
         for (PackedAnswer.PackedHit h : packed.hits()) {
             text.append(PackedFormatter.text(h)).append("\n\n");
-            Map<String, String> m = h.hit().metadata();
-            Map<String, Object> row = PackedFormatter.row(h);
-            row.remove("symbolType");
-            // the same fields, of the same types, as an unpacked answer's hits (no nulls)
-            row.put("path", m.getOrDefault(ChunkMetadata.PATH, h.hit().id()));
-            row.put("startLine", intOr(m.get(ChunkMetadata.START_LINE), 1));
-            row.put("endLine", intOr(m.get(ChunkMetadata.END_LINE), intOr(m.get(ChunkMetadata.START_LINE), 1)));
-            row.put("symbol", m.getOrDefault(ChunkMetadata.SYMBOL, ""));
-            row.put("kind", m.getOrDefault(ChunkMetadata.SYMBOL_TYPE, ""));
-            rows.add(row);
+            rows.add(packedRow(h));
         }
         String summary = packed.summary();
         text.append(summary).append('.');
@@ -171,6 +162,23 @@ record SearchAnswer(String text, Map<String, Object> structured) {
         s.put("notes", notes);
         s.put("hits", rows);
         return new SearchAnswer(text.toString(), s);
+    }
+
+    /**
+     * A packed hit's structured row ({@link PackedFormatter#row}) with the place fields of an unpacked answer's hits,
+     * of the same types and never null: {@code path}, {@code startLine}, {@code endLine}, {@code symbol}, {@code kind}
+     * (for {@code symbolType}). Shared by {@code search} and {@code find_related}.
+     */
+    static Map<String, Object> packedRow(PackedAnswer.PackedHit h) {
+        Map<String, String> m = h.hit().metadata();
+        Map<String, Object> row = PackedFormatter.row(h);
+        row.remove("symbolType");
+        row.put("path", m.getOrDefault(ChunkMetadata.PATH, h.hit().id()));
+        row.put("startLine", intOr(m.get(ChunkMetadata.START_LINE), 1));
+        row.put("endLine", intOr(m.get(ChunkMetadata.END_LINE), intOr(m.get(ChunkMetadata.START_LINE), 1)));
+        row.put("symbol", m.getOrDefault(ChunkMetadata.SYMBOL, ""));
+        row.put("kind", m.getOrDefault(ChunkMetadata.SYMBOL_TYPE, ""));
+        return row;
     }
 
     /** The first fields of an answer's structured content: query, legs, counts, extension and summary. */

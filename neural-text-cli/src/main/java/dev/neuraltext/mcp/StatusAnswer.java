@@ -1,5 +1,6 @@
 package dev.neuraltext.mcp;
 
+import dev.neuraltext.cli.results.Amounts;
 import dev.neuraltext.fusion.Leg;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -31,12 +32,10 @@ final class StatusAnswer {
                             : "rebuilt from the files").append('\n');
         }
         int skipped = s.skipped().values().stream().mapToInt(Integer::intValue).sum();
-        t.append("Files: ").append(s.files()).append(skipped == 0 ? "" : "; skipped " + skipped + " (" + s.skipped()
-                .entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", "))
-                + ")").append('\n');
-        t.append("Chunks: ").append(s.chunks()).append(s.chunksByKind().isEmpty() ? "" : " (" + s.chunksByKind()
-                .entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue())
-                .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")) + ")").append('\n');
+        t.append("Files: ").append(s.files()).append(skipped == 0 ? "" : "; skipped " + skipped + " ("
+                + Amounts.counts(s.skipped()) + ")").append('\n');
+        t.append("Chunks: ").append(s.chunks()).append(s.chunksByKind().isEmpty() ? "" : " ("
+                + Amounts.counts(s.chunksByKind()) + ")").append('\n');
         t.append("Legs: ").append(s.legs().isEmpty() ? "none yet" : s.legs().stream().sorted().map(Leg::label)
                 .collect(Collectors.joining(", "))).append('\n');
         t.append("Dense vectors: ").append(s.coverage().describe())

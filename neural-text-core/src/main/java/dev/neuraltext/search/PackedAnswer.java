@@ -106,7 +106,11 @@ public record PackedAnswer(List<PackedHit> hits, int tokens, int budget, int abo
          * {@code … 12 lines not shown} where the chunk's line numbers are not known) wherever lines were left out.
          */
         public String text() {
-            return AnswerPacker.render(header, excerpts, AnswerPacker.Lines.of(hit).size());
+            int kept = 0;
+            for (Excerpt e : excerpts) {
+                kept += e.lines().size();
+            }
+            return AnswerPacker.render(header, excerpts, kept + elidedLines); // every line is kept or elided
         }
     }
 

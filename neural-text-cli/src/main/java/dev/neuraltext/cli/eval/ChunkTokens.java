@@ -40,11 +40,11 @@ final class ChunkTokens {
             boolean ours = TechniqueResult.NEURAL_TEXT.equals(t.kind());
             for (QueryResult q : t.run().results()) {
                 Map<String, Integer> grades = dataset.judgments(q.query());
-                List<String> top = q.ranked().subList(0, Math.min(k, q.ranked().size()));
+                List<SearchHit> top = hits(dataset, q.ranked().subList(0, Math.min(k, q.ranked().size())));
                 Map<String, Integer> tokens = new LinkedHashMap<>();
-                tokens.put(AnswerTokens.CHUNKS, wholeCount(dataset, top, grades));
+                tokens.put(AnswerTokens.CHUNKS, wholeCount(top, grades));
                 if (ours) {
-                    tokens.put(AnswerTokens.PACKED, packedCount(dataset, q.query().text(), top, grades));
+                    tokens.put(AnswerTokens.PACKED, packedCount(q.query().text(), top, grades));
                 }
                 String category = key == null ? "all" : q.query().metadata().getOrDefault(key, "(none)");
                 rows.add(new TokenTable.Row(t.name(), category, dataset.name(), tokens));
@@ -62,9 +62,8 @@ final class ChunkTokens {
      * Tokens of the documents whole, printed as packed hits are ({@code 1. id  score} then the text), up to and
      * including the first relevant one; null when none is.
      */
-    static Integer wholeCount(EvalDataset dataset, List<String> top, Map<String, Integer> grades) {
+    static Integer wholeCount(List<SearchHit> hits, Map<String, Integer> grades) {
         int read = 0;
-        List<SearchHit> hits = hits(dataset, top);
         for (int i = 0; i < hits.size(); i++) {
             read += TokenCount.of(PackedFormatter.text(AnswerPacker.whole(i + 1, hits.get(i), true)));
             if (relevant(grades, hits.get(i).id())) {
@@ -87,8 +86,7 @@ final class ChunkTokens {
     }
 
     /** Tokens of the packed answer up to and including the first relevant hit; null when none is shown. */
-    static Integer packedCount(EvalDataset dataset, String query, List<String> top, Map<String, Integer> grades) {
-        List<SearchHit> hits = hits(dataset, top);
+    static Integer packedCount(String query, List<SearchHit> hits, Map<String, Integer> grades) {
         PackedAnswer packed = AnswerPacker.ofBudget(AnswerPacker.DEFAULT_BUDGET).pack(query,
                 new SearchResponse(hits, hits.size(), false, Set.of(), false, SearchTimings.zero()));
         int read = 0;

@@ -20,6 +20,7 @@ import dev.neuraltext.retrieve.HybridCaseRetriever;
 import dev.neuraltext.retrieve.RepositoryRanking;
 import dev.neuraltext.search.SearchHit;
 import dev.neuraltext.search.SearchRequest;
+import dev.neuraltext.search.SearchResponse;
 import dev.neuraltext.store.InMemoryCaseStore;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -148,17 +149,22 @@ final class SwebenchHarness {
             }
             SwebenchFixLines.FixLines fix = SwebenchFixLines.find(bare, in.id(), in.baseCommit(), in.goldFiles());
             Map<String, Answer> chunkBy = new LinkedHashMap<>();
+            Map<String, Map<String, Integer>> tokens = new LinkedHashMap<>();
+            List<SpanTarget> targets = targets(fix);
             if (fix.hasGold()) {
-                chunkBy.put(DEFAULT, chunkAnswer(retriever, in, Set.of(), fix));
+                chunkSearch(retriever, in, Set.of(), fix, targets, DEFAULT, chunkBy, tokens);
                 if (retriever.availableLegs().contains(Leg.DENSE)) {
-                    chunkBy.put(BM25, chunkAnswer(retriever, in, Set.of(Leg.BM25), fix));
+                    chunkSearch(retriever, in, Set.of(Leg.BM25), fix, targets, BM25, chunkBy, tokens);
                 }
             }
             if (settings.grep()) {
                 grep(store, in, fix, by, chunkBy);
+                if (fix.hasGold()) {
+                    tokens.put(GREP, answerTokens.grep(by.get(GREP).files(), tree, "", targets));
+                }
             }
             results.add(new InstanceResult(in.id(), in.issue().length(), in.goldFiles(), i == 0 ? 0 : seconds,
-                    i == 0 ? 0 : changed, by, fix, chunkBy, tokens(retriever, in, fix, by, tree, answerTokens)));
+                    i == 0 ? 0 : changed, by, fix, chunkBy, tokens));
             log.printf("swebench: %s %s: default rank %d (refresh %.2f s, %d files changed)%n", repo, in.id(),
                     by.get(DEFAULT).rank(), seconds, changed);
         }
@@ -183,31 +189,12 @@ final class SwebenchHarness {
         return new Answer(rank(paths, in.goldFiles()), List.copyOf(paths), nanos);
     }
 
-    /**
-     * What reaching the fix costs ({@link AnswerTokens}), when the instance has chunk gold: our chunk answer (the
-     * issue searched as {@code search --limit 10 --no-extend}) read whole and packed into 2,000 tokens, per system,
-     * up to the first chunk overlapping a changed line; the grep peer's files read whole up to the first gold file.
-     */
-    private Map<String, Map<String, Integer>> tokens(HybridCaseRetriever retriever, SwebenchDataset.Instance in,
-            SwebenchFixLines.FixLines fix, Map<String, Answer> by, Path tree, AnswerTokens answerTokens) {
-        Map<String, Map<String, Integer>> out = new LinkedHashMap<>();
-        if (!fix.hasGold()) {
-            return out;
-        }
+    /** The lines the fix changed, as span targets (none without chunk gold). */
+    private static List<SpanTarget> targets(SwebenchFixLines.FixLines fix) {
         List<SpanTarget> targets = new ArrayList<>();
         fix.byFile().forEach((file, ranges) -> ranges.forEach(r -> targets.add(new SpanTarget(file, r.start(),
                 r.end()))));
-        out.put(DEFAULT, AnswerTokens.ours(in.issue(), retriever.search(chunkRequest(in.issue(), Set.of())), "",
-                targets));
-        if (retriever.availableLegs().contains(Leg.DENSE)) {
-            out.put(BM25, AnswerTokens.ours(in.issue(), retriever.search(chunkRequest(in.issue(), Set.of(Leg.BM25))),
-                    "", targets));
-        }
-        Answer grep = by.get(GREP);
-        if (grep != null) {
-            out.put(GREP, answerTokens.grep(grep.files(), tree, "", targets));
-        }
-        return out;
+        return targets;
     }
 
     /** The request {@code neural-text search --limit 10 --no-extend QUERY} (no grouping) sends. */
@@ -215,16 +202,24 @@ final class SwebenchHarness {
         return SearchRequest.builder(query).limit(CHUNKS).legs(legs).adaptive(false).build();
     }
 
-    private static Answer chunkAnswer(HybridCaseRetriever retriever, SwebenchDataset.Instance in, Set<Leg> legs,
-            SwebenchFixLines.FixLines fix) {
+    /**
+     * The issue searched once as {@code search --limit 10 --no-extend} with {@code legs}: its chunk answer into
+     * {@code chunkBy} and what reaching the fix costs in it ({@link AnswerTokens}: read whole and packed into 2,000
+     * tokens) into {@code tokens}, both under {@code system}.
+     */
+    private static void chunkSearch(HybridCaseRetriever retriever, SwebenchDataset.Instance in, Set<Leg> legs,
+            SwebenchFixLines.FixLines fix, List<SpanTarget> targets, String system, Map<String, Answer> chunkBy,
+            Map<String, Map<String, Integer>> tokens) {
         long t = System.nanoTime();
-        List<SearchHit> hits = retriever.search(chunkRequest(in.issue(), legs)).hits();
+        SearchResponse response = retriever.search(chunkRequest(in.issue(), legs));
         long nanos = System.nanoTime() - t;
+        List<SearchHit> hits = response.hits();
         List<Map<String, String>> metadata = new ArrayList<>(hits.size());
         for (SearchHit h : hits.subList(0, Math.min(CHUNKS, hits.size()))) {
             metadata.add(h.metadata());
         }
-        return chunkAnswer(metadata, fix, nanos);
+        chunkBy.put(system, chunkAnswer(metadata, fix, nanos));
+        tokens.put(system, AnswerTokens.ours(in.issue(), response, "", targets));
     }
 
     /** Scores chunks (their metadata, best first): rank of the first whose lines overlap a changed line of a gold file. */
